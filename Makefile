@@ -1,0 +1,29 @@
+# IrisRAG: `make run` sets everything up and starts web + worker + Redis; `make test` runs the suite.
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+PYTHON ?= python3
+
+.PHONY: run setup install test lint bench translations clean-instance
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q -U pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $@
+
+install: $(VENV)/.installed
+
+translations: install
+	$(VENV)/bin/pybabel compile -d irisrag/translations
+
+setup: install translations
+	$(PY) scripts/setup_instance.py
+
+run: setup
+	$(VENV)/bin/honcho start -f Procfile
+
+test: install translations
+	bash scripts/test.sh $(ARGS)
+
+lint: install
+	$(VENV)/bin/ruff check .

@@ -1,0 +1,37 @@
+"""The ``flask rag`` command group; each concern lives in its own module."""
+from __future__ import annotations
+
+import functools
+
+import click
+from flask import Flask
+from flask.cli import AppGroup
+
+from irisrag.errors import IrisRagError
+from irisrag.extensions import db
+
+rag = AppGroup("rag", help="IrisRAG operations: setup, imports, questions, diagnostics.")
+
+
+def command(*args, **kwargs):
+    """Register a ``flask rag`` command that opens the database and turns domain errors into ClickExceptions."""
+
+    def decorate(fn):
+        @functools.wraps(fn)
+        def wrapper(*a, **kw):
+            try:
+                with db.connection_context():
+                    return fn(*a, **kw)
+            except IrisRagError as exc:
+                raise click.ClickException(exc.message + (f" ({exc.detail})" if exc.detail else "")) from exc
+
+        return rag.command(*args, **kwargs)(wrapper)
+
+    return decorate
+
+
+def init_app(app: Flask) -> None:
+    """Attach the command group."""
+    from irisrag.cli import setup  # noqa: F401  (registers commands)
+
+    app.cli.add_command(rag)

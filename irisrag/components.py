@@ -1,0 +1,70 @@
+"""The one place that picks implementations (embedder, LLM, vector store, queue) from config."""
+from __future__ import annotations
+
+import threading
+from functools import cached_property
+from typing import Any, Mapping
+
+from flask import Flask, current_app
+
+
+class Components:
+    """Lazily built adapters shared by one process; thread-safe construction."""
+
+    def __init__(self, config: Mapping[str, Any]) -> None:
+        self.config = config
+        self._lock = threading.Lock()
+
+    @cached_property
+    def embedder(self):
+        from irisrag.embeddings import build_embedder
+
+        with self._lock:
+            return build_embedder(self.config)
+
+    @cached_property
+    def llm(self):
+        from irisrag.llm import build_llm
+
+        return build_llm(self.config)
+
+    @cached_property
+    def store(self):
+        from irisrag.vectorstore import VectorStore
+
+        embedder = self.embedder
+        return VectorStore(
+            self.lancedb_uri(),
+            embedder.key,
+            embedder.dim,
+            read_consistency_seconds=self.config["LANCEDB_READ_CONSISTENCY_SECONDS"],
+        )
+
+    @cached_property
+    def redis(self):
+        from redis import Redis
+
+        return Redis.from_url(self.config["REDIS_URL"], socket_connect_timeout=2, socket_timeout=10)
+
+    @cached_property
+    def queue(self):
+        from rq import Queue
+
+        return Queue(self.config["QUEUE_NAME"], connection=self.redis, default_timeout=self.config["JOB_TIMEOUT"])
+
+    def lancedb_uri(self) -> str:
+        """Return the LanceDB URI with a relative local path resolved against the project root."""
+        uri = str(self.config["LANCEDB_URI"])
+        if "://" in uri or uri.startswith("/"):
+            return uri
+        return str(self.config["IRISRAG_ROOT"] / uri)
+
+
+def init_app(app: Flask) -> None:
+    """Attach a Components instance to the app."""
+    app.extensions["irisrag"] = Components(app.config)
+
+
+def get() -> Components:
+    """Return the current app's components."""
+    return current_app.extensions["irisrag"]

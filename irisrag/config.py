@@ -1,0 +1,100 @@
+"""Every setting with its default (the original's values where it had one).
+
+Read once by ``create_app``: defaults, then ``IRISRAG_<KEY>`` environment variables,
+then the overrides passed to the factory. Nothing here reads the environment at import.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+
+@dataclass(frozen=True)
+class Setting:
+    key: str
+    default: Any
+    help: str
+    parse: Callable[[str], Any] = str
+
+
+def _bool(value: str) -> bool:
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _list(value: str) -> list[str]:
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+SETTINGS: tuple[Setting, ...] = (
+    # --- core ---
+    Setting("SECRET_KEY", None, "Session signing key. Required outside testing; `make run` generates one into `instance/secret_key`."),
+    Setting("INSTANCE_PATH", "instance", "Folder for local state (secret key file, default database, LanceDB, staging); relative paths resolve against the project root."),
+    Setting("DATABASE_URL", "sqlite:///instance/irisrag.db", "Metadata database: `sqlite:///path` (WAL mode) or `postgresql://user@host/db`."),
+    Setting("REDIS_URL", "redis://127.0.0.1:6379/0", "Redis for the RQ job queue."),
+    Setting("QUEUE_NAME", "irisrag", "RQ queue used for imports."),
+    Setting("LANCEDB_URI", "instance/lancedb", "LanceDB location: a local directory or an object-store URI (`s3://bucket/path`)."),
+    Setting("LANCEDB_READ_CONSISTENCY_SECONDS", 2.0, "How often readers (the web process) look for new LanceDB versions.", float),
+    Setting("UPLOAD_ROOT", "instance/staging", "Staging root; holds `upload/` (browser uploads) and `url/` (fetched pages)."),
+    Setting("SRC_VOLUME_PATH", "", "Source volume for import by path; empty disables path imports."),
+    Setting("MAX_UPLOAD_BYTES", 50 * 1024 * 1024, "Largest accepted upload or fetched body in bytes.", int),
+    Setting("URL_TIMEOUT", 20.0, "Seconds to wait for a web page during URL import.", float),
+    Setting("URL_ALLOWLIST", [], "Comma-separated hosts or networks (CIDR) that URL import may reach although private/loopback.", _list),
+    Setting("JOB_TIMEOUT", 3600, "Seconds an import job may run before RQ stops it.", int),
+    Setting("LOGIN_RATE_LIMIT", 5, "Failed logins allowed per account and client address within the window.", int),
+    Setting("LOGIN_RATE_WINDOW", 300, "Seconds of the login rate-limit window.", int),
+    Setting("SESSION_COOKIE_SECURE", False, "Send session cookies over HTTPS only (turn on behind TLS).", _bool),
+    Setting("LANGUAGE", "", "Force the UI language (`de` or `en`); empty follows the browser.", str),
+    # --- embeddings (SPEC 4) ---
+    Setting("EMBEDDER", "use", "Embedder: `use` (built-in multilingual USE, offline), `ollama`, `openai`, `fake` (tests)."),
+    Setting("EMBEDDING_BATCH_SIZE", 32, "Chunks embedded per call.", int),
+    Setting("CHUNK_SIZE", 700, "Characters per chunk.", int),
+    Setting("CHUNK_OVERLAP", 150, "Characters shared by neighbouring chunks.", int),
+    Setting("OLLAMA_URL", "http://127.0.0.1:11434", "Ollama base URL (embeddings `/api/embed`, chat `/api/chat`)."),
+    Setting("OLLAMA_EMBED_MODEL", "nomic-embed-text", "Ollama embedding model."),
+    Setting("OLLAMA_EMBED_DIM", 768, "Dimension the Ollama embedding model answers with.", int),
+    Setting("OLLAMA_CHAT_MODEL", "llama3", "Ollama chat model."),
+    Setting("OLLAMA_TIMEOUT", 20.0, "Seconds to wait for an Ollama embedding call.", float),
+    Setting("OPENAI_BASE_URL", "http://127.0.0.1:8000/v1", "Base URL of an OpenAI-compatible server (`/v1`)."),
+    Setting("OPENAI_API_KEY", "", "API key for the OpenAI-compatible server (may be empty for local servers)."),
+    Setting("OPENAI_EMBED_MODEL", "text-embedding-3-small", "Embedding model on the OpenAI-compatible server."),
+    Setting("OPENAI_EMBED_DIM", 1536, "Dimension of that embedding model.", int),
+    Setting("OPENAI_CHAT_MODEL", "gpt-4o-mini", "Chat model on the OpenAI-compatible server."),
+    # --- answers (SPEC 5) ---
+    Setting("LLM", "ollama", "Answer writer: `ollama`, `openai` or `none` (extractive answer only)."),
+    Setting("LLM_TIMEOUT", 120.0, "Seconds to wait for the language model's answer.", float),
+    Setting("CONTEXT_CANDIDATES", 256, "Nearest chunks considered for the context.", int),
+    Setting("CONTEXT_CHUNKS", 9, "Chunks in the context at most.", int),
+    Setting("MAX_CHUNKS_PER_DOCUMENT", 4, "Chunks per document in the context at most.", int),
+    Setting("MIN_MATCH_TERMS", 2, "Normalised terms a chunk must share with the question ...", int),
+    Setting("MIN_MATCH_SCORE", 5.0, "... or this lexical score (see README: lexical score).", float),
+    Setting("MIN_SOURCE_SCORE", 1.0, "Source score a document needs to be shown as a found source.", float),
+    Setting("FOUND_SOURCES_CHUNKS", 3, "Best chunks per document aggregated into its source score.", int),
+    Setting("SOURCE_SCORE_RATIO", 0.5, "Shown sources score at least this share of the best source's score.", float),
+)
+
+DEFAULTS: dict[str, Any] = {s.key: s.default for s in SETTINGS}
+
+
+def load(environ: Mapping[str, str] | None = None, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Return the settings: defaults, then IRISRAG_* variables, then overrides."""
+    environ = os.environ if environ is None else environ
+    values = dict(DEFAULTS)
+    for setting in SETTINGS:
+        raw = environ.get(f"IRISRAG_{setting.key}")
+        if raw is not None:
+            try:
+                values[setting.key] = setting.parse(raw)
+            except ValueError as exc:
+                raise ValueError(f"IRISRAG_{setting.key}={raw!r} is not valid: {exc}") from exc
+    values.update(overrides or {})
+    return values
+
+
+def markdown_table() -> str:
+    """Render the settings as the README's configuration table."""
+    rows = ["| variable | default | meaning |", "|---|---|---|"]
+    for s in SETTINGS:
+        default = "" if s.default in (None, "", []) else f"`{s.default}`"
+        rows.append(f"| `IRISRAG_{s.key}` | {default} | {s.help} |")
+    return "\n".join(rows)

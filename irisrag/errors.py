@@ -1,0 +1,121 @@
+"""Typed domain errors: each carries a user-facing message and a technical detail.
+
+Edges translate them: an HTMX fragment (message, detail for admins), a JSON error for
+the API, ``click.ClickException`` in the CLI, a ``failed`` status in jobs.
+"""
+from __future__ import annotations
+
+
+class IrisRagError(Exception):
+    """Base of every expected error; ``code`` is stable for the API."""
+
+    code = "error"
+    status = 400
+
+    def __init__(self, message: str, detail: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.detail = detail
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class ValidationError(IrisRagError):
+    """Bad input from a form, the CLI or the API; ``field`` names the input."""
+
+    code = "invalid"
+
+    def __init__(self, message: str, detail: str = "", field: str | None = None) -> None:
+        super().__init__(message, detail)
+        self.field = field
+
+
+class NotFound(IrisRagError):
+    code = "not_found"
+    status = 404
+
+
+class Conflict(IrisRagError):
+    """A duplicate name, or an action refused because of dependent data."""
+
+    code = "conflict"
+    status = 409
+
+
+class Forbidden(IrisRagError):
+    code = "forbidden"
+    status = 403
+
+
+class ConfigurationError(IrisRagError):
+    code = "configuration"
+    status = 500
+
+
+# --- import -----------------------------------------------------------------
+
+class ImportError_(IrisRagError):  # noqa: N801 - avoid shadowing the builtin
+    code = "import_failed"
+
+
+class UnsupportedFileType(ImportError_):
+    code = "unsupported_type"
+
+
+class InvalidFileName(ImportError_):
+    code = "invalid_file_name"
+
+
+class FileTooLarge(ImportError_):
+    code = "too_large"
+    status = 413
+
+
+class PathOutsideVolume(ImportError_):
+    code = "path_outside_volume"
+    status = 403
+
+
+class ExtractionError(ImportError_):
+    """The file could not be read or yielded no text."""
+
+    code = "extraction_failed"
+
+
+class FetchError(ImportError_):
+    """A URL could not be fetched (HTTP error, timeout, wrong content, too large)."""
+
+    code = "fetch_failed"
+    status = 502
+
+
+class BlockedAddress(FetchError):
+    """The URL points to an address the SSRF guard refuses."""
+
+    code = "blocked_address"
+    status = 403
+
+
+# --- services behind adapters -------------------------------------------------
+
+class EmbeddingError(IrisRagError):
+    code = "embedding_failed"
+    status = 502
+
+
+class EmbedderMismatch(IrisRagError):
+    """Stored vectors were made by another embedder; a re-embed (rebuild) is needed."""
+
+    code = "embedder_mismatch"
+    status = 409
+
+
+class LLMUnavailable(IrisRagError):
+    code = "llm_unavailable"
+    status = 503
+
+
+class QueueUnavailable(IrisRagError):
+    code = "queue_unavailable"
+    status = 503

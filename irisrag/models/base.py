@@ -1,0 +1,19 @@
+"""Peewee base model bound to the shared database proxy."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from peewee import Model
+
+from irisrag.extensions import db
+
+
+def utcnow() -> datetime:
+    """Return the current UTC time without tzinfo (portable across SQLite and PostgreSQL)."""
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+class BaseModel(Model):
+    class Meta:
+        database = db
+        legacy_table_names = False

@@ -1,0 +1,53 @@
+"""Schema creation and upgrades, run by ``flask rag init-db`` (no hand-run SQL).
+
+Each entry of ``MIGRATIONS`` upgrades the schema by one version; ``upgrade`` creates
+missing tables, then applies the migrations the database has not seen yet, each in a
+transaction. Append new migrations, never edit old ones.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from peewee import IntegerField
+from playhouse.migrate import SchemaMigrator
+
+from irisrag.extensions import db
+from irisrag.models.base import BaseModel, utcnow  # noqa: F401 - utcnow used by migrations
+
+
+class SchemaVersion(BaseModel):
+    version = IntegerField()
+
+
+Migration = Callable[[SchemaMigrator], None]
+
+# version 1 is the initial create_tables; later versions go here as (version, function).
+MIGRATIONS: list[tuple[int, Migration]] = []
+
+
+def current_version() -> int:
+    """Return the schema version recorded in the database (0 when new)."""
+    if not db.table_exists("schema_version"):
+        return 0
+    row = SchemaVersion.select().order_by(SchemaVersion.version.desc()).first()
+    return row.version if row else 0
+
+
+def upgrade() -> tuple[int, int]:
+    """Create or upgrade the schema; return (version before, version after)."""
+    from irisrag.models import ALL_MODELS
+
+    before = current_version()
+    with db.atomic():
+        db.create_tables(ALL_MODELS, safe=True)
+        if before == 0:
+            SchemaVersion.create(version=1)
+    migrator = SchemaMigrator.from_database(db.obj)
+    version = max(before, 1)
+    for number, migration in MIGRATIONS:
+        if number > version:
+            with db.atomic():
+                migration(migrator)
+                SchemaVersion.create(version=number)
+            version = number
+    return before, version

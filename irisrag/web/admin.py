@@ -1,0 +1,178 @@
+"""Blueprint ``admin``: the console with its five tabs (SPEC 6)."""
+from __future__ import annotations
+
+from typing import Callable
+
+from flask import Blueprint, abort, redirect, request, url_for
+from flask_babel import gettext as _
+
+from irisrag.errors import IrisRagError
+from irisrag.models import Area, Group
+from irisrag.services import admin as admin_service
+from irisrag.web import forms
+from irisrag.web.htmx import is_htmx, render
+from irisrag.web.security import admin_required, current_admin
+
+bp = Blueprint("admin", __name__, url_prefix="/admin")
+TABS = ("users", "groups", "areas", "links", "documents")
+
+
+def _tab_context(tab: str, **extra) -> dict:
+    data = admin_service.overview()
+    user_link, area_link = forms.UserLinkForm(), forms.AreaLinkForm()
+    user_link.user.choices = [(u.id, u.username) for u in data["users"]]
+    user_link.group.choices = area_link.group.choices = [(g.id, g.name) for g in data["groups"]]
+    area_link.area.choices = [(a.id, a.name) for a in data["areas"]]
+    context = {
+        "tab": tab, "tabs": TABS, "data": data, "message": None, "error": None, "row_errors": {},
+        "user_form": forms.UserForm(formdata=None), "group_form": forms.NamedForm(formdata=None),
+        "area_form": forms.NamedForm(formdata=None), "user_link_form": user_link,
+        "area_link_form": area_link, "confirm_form": forms.ConfirmForm(formdata=None),
+    }
+    if tab == "documents":
+        from irisrag.web.admin_documents import documents_context
+
+        context.update(documents_context())
+    context.update(extra)
+    return context
+
+
+def render_tab(tab: str, status: int = 200, **extra):
+    """Render a tab: the fragment for htmx, the whole console otherwise."""
+    if tab not in TABS:
+        abort(404)
+    return render("admin/index.html", f"admin/_{tab}.html", status=status, **_tab_context(tab, **extra))
+
+
+def run_action(tab: str, action: Callable[[], object], message: str, *, form=None, form_key: str | None = None,
+               row: int | None = None):
+    """Run a service call; answer with the tab showing the outcome next to the right input."""
+    if form is not None and not form.validate_on_submit():
+        return render_tab(tab, 400, **{form_key: form})
+    try:
+        action()
+    except IrisRagError as exc:
+        if form is not None and getattr(exc, "field", None) in form:
+            form[exc.field].errors = [exc.message]
+            return render_tab(tab, exc.status, **{form_key: form})
+        if form is not None and exc.detail in form and form_key:
+            form[exc.detail].errors = [exc.message]
+            return render_tab(tab, exc.status, **{form_key: form})
+        if row is not None:
+            return render_tab(tab, exc.status, row_errors={row: exc.message})
+        return render_tab(tab, exc.status, error=exc.message)
+    if not is_htmx():
+        return redirect(url_for("admin.index", tab=tab))
+    return render_tab(tab, message=message)
+
+
+@bp.route("/")
+@bp.route("")
+@admin_required
+def index():
+    return render_tab(request.args.get("tab", "users"))
+
+
+@bp.route("/tab/<tab>")
+@admin_required
+def show_tab(tab: str):
+    return render_tab(tab)
+
+
+# --- users -------------------------------------------------------------------
+
+@bp.route("/users", methods=["POST"])
+@admin_required
+def create_user():
+    form = forms.UserForm()
+    return run_action(
+        "users", lambda: admin_service.create_user(form.username.data, form.password.data, is_admin=form.is_admin.data),
+        _("User created."), form=form, form_key="user_form",
+    )
+
+
+@bp.route("/users/<int:user_id>", methods=["POST"])
+@admin_required
+def update_user(user_id: int):
+    form = forms.UserEditForm()
+    if not form.validate_on_submit():
+        return render_tab("users", 400, row_errors={user_id: _("Please enter a user name.")})
+    return run_action(
+        "users", lambda: admin_service.update_user(user_id, username=form.username.data, is_admin=form.is_admin.data),
+        _("User saved."), row=user_id,
+    )
+
+
+@bp.route("/users/<int:user_id>/password", methods=["POST"])
+@admin_required
+def set_password(user_id: int):
+    form = forms.PasswordForm()
+    if not form.validate_on_submit():
+        return render_tab("users", 400, row_errors={user_id: _("Please enter a password.")})
+    return run_action("users", lambda: admin_service.set_password(user_id, form.password.data),
+                      _("Password changed."), row=user_id)
+
+
+@bp.route("/users/<int:user_id>/active", methods=["POST"])
+@admin_required
+def toggle_active(user_id: int):
+    active = request.form.get("active") == "1"
+    return run_action("users", lambda: admin_service.set_active(user_id, active), _("User saved."), row=user_id)
+
+
+@bp.route("/users/<int:user_id>/delete", methods=["POST"])
+@admin_required
+def delete_user(user_id: int):
+    return run_action("users", lambda: admin_service.delete_user(user_id, acting_user_id=current_admin().id),
+                      _("User deleted."), row=user_id)
+
+
+# --- groups and areas ---------------------------------------------------------
+
+def _named_routes(tab: str, model, label: str, delete: Callable[[int], None]) -> None:
+    form_key = f"{tab[:-1]}_form"
+
+    def create():
+        form = forms.NamedForm()
+        return run_action(tab, lambda: admin_service.create_named(model, form.name.data, form.description.data),
+                          _("%(label)s created.", label=label), form=form, form_key=form_key)
+
+    def update(ident: int):
+        form = forms.NamedForm()
+        if not form.validate_on_submit():
+            return render_tab(tab, 400, row_errors={ident: _("Please enter a name.")})
+        return run_action(tab, lambda: admin_service.update_named(model, ident, form.name.data, form.description.data),
+                          _("%(label)s saved.", label=label), row=ident)
+
+    def remove(ident: int):
+        return run_action(tab, lambda: delete(ident), _("%(label)s deleted.", label=label), row=ident)
+
+    bp.add_url_rule(f"/{tab}", f"create_{tab[:-1]}", admin_required(create), methods=["POST"])
+    bp.add_url_rule(f"/{tab}/<int:ident>", f"update_{tab[:-1]}", admin_required(update), methods=["POST"])
+    bp.add_url_rule(f"/{tab}/<int:ident>/delete", f"delete_{tab[:-1]}", admin_required(remove), methods=["POST"])
+
+
+_named_routes("groups", Group, "Group", admin_service.delete_group)
+_named_routes("areas", Area, "Area", admin_service.delete_area)
+
+
+# --- links --------------------------------------------------------------------
+
+@bp.route("/links/<kind>", methods=["POST"])
+@admin_required
+def change_link(kind: str):
+    if kind not in ("user", "area"):
+        abort(404)
+    first = request.form.get(kind, type=int)
+    group = request.form.get("group", type=int)
+    if first is None or group is None:
+        return render_tab("links", 400, error=_("Please choose both sides of the link."))
+    unlink = request.form.get("op") == "unlink"
+    call = {
+        ("user", False): admin_service.link_user, ("user", True): admin_service.unlink_user,
+        ("area", False): admin_service.link_area, ("area", True): admin_service.unlink_area,
+    }[(kind, unlink)]
+    return run_action("links", lambda: call(first, group), _("Link removed.") if unlink else _("Link saved."))
+
+
+from irisrag.web import admin_documents  # noqa: E402,F401  (registers the documents routes)

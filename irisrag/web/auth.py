@@ -1,0 +1,76 @@
+"""Blueprint ``auth``: the login and logout pages of both worlds."""
+from __future__ import annotations
+
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_login import current_user
+
+from irisrag.errors import ValidationError
+from irisrag.services import auth as auth_service
+from irisrag.web import security
+from irisrag.web.forms import LoginForm
+
+bp = Blueprint("auth", __name__)
+
+
+def _login(world: str):
+    admin = world == "admin"
+    form = LoginForm()
+    error = None
+    if form.validate_on_submit():
+        try:
+            user = auth_service.authenticate(
+                form.username.data, form.password.data, security.client_address(), admin=admin,
+                limit=current_app.config["LOGIN_RATE_LIMIT"], window=current_app.config["LOGIN_RATE_WINDOW"],
+            )
+        except ValidationError as exc:
+            error = _(exc.message) if exc.message == auth_service.LOGIN_FAILED else exc.message
+            status = getattr(exc, "status", 400) if exc.code == "rate_limited" else 401
+            return render_template("auth/login.html", form=form, error=error, world=world), status
+        (security.login_as_admin if admin else security.login_as_user)(user)
+        default = url_for("admin.index") if admin else url_for("dashboard.index")
+        return redirect(security.safe_next(request.args.get("next"), default))
+    status = 400 if request.method == "POST" else 200
+    return render_template("auth/login.html", form=form, error=error, world=world), status
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login():
+    if current_user.is_authenticated:
+        return redirect(url_for("dashboard.index"))
+    return _login("user")
+
+
+@bp.route("/logout")
+def logout():
+    if current_user.is_authenticated:
+        auth_service.end_sessions(current_user.user, world="user")
+    security.logout_as_user()
+    return redirect(url_for("auth.login"))
+
+
+@bp.route("/admin/login", methods=["GET", "POST"])
+def admin_login():
+    if security.current_admin() is not None:
+        return redirect(url_for("admin.index"))
+    return _login("admin")
+
+
+@bp.route("/admin/logout")
+def admin_logout():
+    admin = security.current_admin()
+    if admin is not None:
+        auth_service.end_sessions(admin, world="admin")
+    security.logout_as_admin()
+    return redirect(url_for("auth.admin_login"))
+
+
+@bp.route("/language/<lang>", methods=["POST"])
+def set_language(lang: str):
+    from flask import session
+
+    from irisrag.web import LANGUAGES
+
+    if lang in LANGUAGES:
+        session["lang"] = lang
+    return redirect(security.safe_next(request.form.get("next"), url_for("dashboard.index")))

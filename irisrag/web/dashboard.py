@@ -1,0 +1,50 @@
+"""Blueprint ``dashboard``: area selection, question, answer with found sources."""
+from __future__ import annotations
+
+from flask import Blueprint, request, session
+from flask_login import current_user
+
+from irisrag.services import access
+from irisrag.web.htmx import render
+from irisrag.web.security import user_required
+
+bp = Blueprint("dashboard", __name__)
+
+
+def _selected(areas) -> list[int]:
+    """Return the remembered selection, limited to areas still permitted."""
+    permitted = {a.id for a in areas}
+    remembered = session.get("areas")
+    if remembered is None:
+        return sorted(permitted)
+    return [a for a in remembered if a in permitted]
+
+
+@bp.route("/dashboard")
+@bp.route("/")
+@user_required
+def index():
+    areas = access.permitted_areas(current_user.id)
+    return render(
+        "dashboard/index.html", "dashboard/_form.html",
+        areas=areas, selected=_selected(areas), show_sources=session.get("show_sources", True),
+        question="", result=None,
+    )
+
+
+@bp.route("/ask", methods=["POST"])
+@user_required
+def ask():
+    from irisrag.services import questions
+
+    requested = [int(a) for a in request.form.getlist("areas") if a.isdigit()]
+    show_sources = request.form.get("show_sources") == "on"
+    session["areas"] = access.select_areas(current_user.id, requested)
+    session["show_sources"] = show_sources
+    result = questions.ask_from_web(current_user.id, request.form.get("question", ""), requested)
+    areas = access.permitted_areas(current_user.id)
+    return render(
+        "dashboard/index.html", "dashboard/_answer.html",
+        areas=areas, selected=_selected(areas), show_sources=show_sources,
+        question=request.form.get("question", ""), result=result,
+    )

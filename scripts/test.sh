@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Run the whole test suite, starting what it needs. Used by `make test` and CI.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+# Browser tests use Debian's Chromium (never a downloaded browser).
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing Debian's chromium for the browser tests..."
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/tmp/irisrag-apt.log 2>&1 \
+      || echo "Could not install chromium (see /tmp/irisrag-apt.log); browser tests will be skipped."
+  else
+    echo "chromium is not installed; browser tests will be skipped (apt-get install chromium)."
+  fi
+fi
+
+# PostgreSQL: start the local cluster if it exists but is down.
+if command -v pg_isready >/dev/null 2>&1 && ! pg_isready -h 127.0.0.1 -p 5432 -q; then
+  if command -v pg_ctlcluster >/dev/null 2>&1 && [ -d /etc/postgresql ]; then
+    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main start || true
+  fi
+fi
+
+# Redis: the tests start the bundled server themselves when none answers.
+exec .venv/bin/python -m pytest -q "$@"

@@ -1,0 +1,202 @@
+"""Shared fixtures: real SQLite/PostgreSQL databases, a real Redis, the app and logged-in clients."""
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from redis import Redis
+from redis.exceptions import RedisError
+
+from irisrag import create_app
+from irisrag.extensions import db
+from irisrag.models.schema import upgrade
+
+pytest_plugins = ["tests.support.http_stub"]
+
+REQUIRE_ALL = os.environ.get("IRISRAG_TEST_REQUIRE_ALL") == "1"
+PG_BASE = os.environ.get("IRISRAG_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+def missing(reason: str):
+    """Skip a test for a missing service, or fail in CI where everything must be present."""
+    if REQUIRE_ALL:
+        pytest.fail(f"required in CI: {reason}")
+    pytest.skip(reason)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# --- Redis --------------------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def redis_url():
+    """A real Redis: the one at 127.0.0.1:6379 (db 15), else the bundled Valkey on a free port."""
+    url = os.environ.get("IRISRAG_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+    try:
+        Redis.from_url(url, socket_connect_timeout=1).ping()
+        yield url
+        return
+    except RedisError:
+        pass
+    from irisrag.localredis import bundled_command
+
+    port = free_port()
+    proc = subprocess.Popen(bundled_command(port), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"redis://127.0.0.1:{port}/0"
+    for _ in range(100):
+        try:
+            Redis.from_url(url, socket_connect_timeout=1).ping()
+            break
+        except RedisError:
+            time.sleep(0.05)
+    yield url
+    proc.terminate()
+    proc.wait(10)
+
+
+# --- databases ----------------------------------------------------------------
+
+def _postgres_url() -> str:
+    import psycopg2
+
+    schema = "t_" + uuid.uuid4().hex[:12]
+    try:
+        conn = psycopg2.connect(PG_BASE, connect_timeout=3)
+    except psycopg2.OperationalError as exc:
+        missing(f"PostgreSQL not reachable at {PG_BASE}: {exc}")
+    conn.autocommit = True
+    with conn.cursor() as cur:
+        cur.execute(f'CREATE SCHEMA "{schema}"')
+    conn.close()
+    return f"{PG_BASE}?options=-csearch_path%3D{schema}", schema
+
+
+def _drop_schema(schema: str) -> None:
+    import psycopg2
+
+    conn = psycopg2.connect(PG_BASE)
+    conn.autocommit = True
+    with conn.cursor() as cur:
+        cur.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    conn.close()
+
+
+def _database(kind: str, tmp_path: Path):
+    if kind == "postgres":
+        url, schema = _postgres_url()
+        return url, lambda: _drop_schema(schema)
+    return f"sqlite:///{tmp_path / 'irisrag.db'}", lambda: None
+
+
+@pytest.fixture
+def database_url(tmp_path):
+    """The suite's database: SQLite, or PostgreSQL with IRISRAG_TEST_DATABASE=postgres."""
+    url, cleanup = _database(os.environ.get("IRISRAG_TEST_DATABASE", "sqlite"), tmp_path)
+    yield url
+    cleanup()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def any_database_url(request, tmp_path):
+    """Each test using it runs on SQLite and on PostgreSQL."""
+    url, cleanup = _database(request.param, tmp_path)
+    yield url
+    cleanup()
+
+
+# --- the app ------------------------------------------------------------------
+
+def make_app(tmp_path: Path, database_url: str, redis_url: str, **overrides):
+    config = {
+        "TESTING": True,
+        "SECRET_KEY": "test-secret",
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "QUEUE_NAME": "test-" + uuid.uuid4().hex[:8],
+        "LANCEDB_URI": str(tmp_path / "lancedb"),
+        "UPLOAD_ROOT": str(tmp_path / "staging"),
+        "EMBEDDER": "fake",
+        "LLM": "none",
+        "LANCEDB_READ_CONSISTENCY_SECONDS": 0.0,
+    }
+    config.update(overrides)
+    app = create_app(config)
+    with app.app_context(), db.connection_context():
+        upgrade()
+    return app
+
+
+@pytest.fixture
+def app(tmp_path, database_url, redis_url):
+    app = make_app(tmp_path, database_url, redis_url)
+    yield app
+    if not db.is_closed():
+        db.close()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def dbconn(app):
+    """An open database connection for tests that use services directly."""
+    with app.app_context(), db.connection_context():
+        yield db
+
+
+CSRF_RE = re.compile(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"')
+
+
+def csrf_token(client, path: str = "/login") -> str:
+    """Read a CSRF token from a page, as a browser would."""
+    html = client.get(path).get_data(as_text=True)
+    match = CSRF_RE.search(html) or re.search(r'"X-CSRFToken": "([^"]+)"', html)
+    assert match, f"no CSRF token on {path}"
+    return match.group(1)
+
+
+def login(client, username: str, password: str, *, admin: bool = False):
+    path = "/admin/login" if admin else "/login"
+    token = csrf_token(client, path)
+    return client.post(path, data={"username": username, "password": password, "csrf_token": token})
+
+
+@pytest.fixture
+def make_user(app):
+    """Create accounts through the service layer (password rules included)."""
+    from irisrag.services import admin as admin_service
+
+    def make(name: str, password: str = "password123", *, admin: bool = False):
+        with app.app_context(), db.connection_context():
+            return admin_service.create_user(name, password, is_admin=admin)
+
+    return make
+
+
+@pytest.fixture
+def admin_client(app, make_user):
+    make_user("root", "rootpassword", admin=True)
+    c = app.test_client()
+    assert login(c, "root", "rootpassword", admin=True).status_code == 302
+    return c
+
+
+def post(client, path: str, data: dict | None = None, *, htmx: bool = True, page: str | None = None):
+    """POST with the CSRF token taken from a page, as htmx would (header) or a form would (field)."""
+    token = csrf_token(client, page or "/admin")
+    headers = {"X-CSRFToken": token}
+    if htmx:
+        headers["HX-Request"] = "true"
+    return client.post(path, data=data or {}, headers=headers)

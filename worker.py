@@ -1,0 +1,41 @@
+"""RQ worker inside the app context, with the scheduler (retries with intervals need it)."""
+from __future__ import annotations
+
+import logging
+import sys
+import time
+
+from redis.exceptions import RedisError
+from rq import Worker
+
+from irisrag import components, create_app
+
+log = logging.getLogger("irisrag.worker")
+
+
+def wait_for_redis(redis, seconds: float = 30.0) -> None:
+    """Wait until Redis answers (it may start alongside the worker)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            redis.ping()
+            return
+        except RedisError as exc:
+            if time.monotonic() > deadline:
+                raise SystemExit(f"Redis is not reachable: {exc}") from exc
+            time.sleep(0.5)
+
+
+def main(argv: list[str]) -> None:
+    """Run a worker on the configured queue until stopped."""
+    app = create_app()
+    with app.app_context():
+        comps = components.get()
+        wait_for_redis(comps.redis)
+        worker = Worker([comps.queue], connection=comps.redis, name=argv[1] if len(argv) > 1 else None)
+        log.info("worker_start queue=%s redis=%s", comps.queue.name, app.config["REDIS_URL"])
+        worker.work(with_scheduler=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
