@@ -1,0 +1,171 @@
+"""Answers: the prompt with a numbered context, the LLM call, an extractive fallback, output normalisation.
+
+``answer`` never raises: no context gives the SPEC 7 message without calling the model;
+an unavailable model gives an extractive answer (the best passages, numbered as in the
+context) with the model's error kept in ``Answer.error``.
+"""
+from __future__ import annotations
+
+import logging
+import re
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+import nh3
+from markdown_it import MarkdownIt
+
+from irisrag.errors import LLMUnavailable
+
+if TYPE_CHECKING:
+    from irisrag.rag.retrieve import Context, ContextChunk
+
+log = logging.getLogger(__name__)
+
+SYSTEM_PROMPT = """You answer questions about an organisation's documents.
+Use only the numbered context passages in the user's message; do not use outside knowledge.
+Cite the passages you use with their numbers in square brackets, e.g. [1] or [2][3].
+If the context does not contain the answer, say so plainly instead of guessing.
+Answer in the language of the question, concisely, in Markdown."""
+
+NO_CONTEXT_MESSAGE = "No information was found in the context. Check the areas you selected."
+NO_LLM_MESSAGE = "No language model is available, so here are the passages that match best:"
+EXTRACTIVE_PASSAGES = 3
+EXTRACTIVE_CHARS = 600
+
+
+class ChatModel(Protocol):
+    def chat(self, messages: list[dict[str, str]]) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The answer text (Markdown), which model wrote it, and how."""
+
+    text: str
+    llm: str
+    extractive: bool
+    error: str | None
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def _label(chunk: ContextChunk) -> str:
+    hit = chunk.hit
+    page = f", page {hit.page}" if hit.page is not None else ""
+    return f"[{chunk.position}] (document {hit.document_id}, chunk {hit.chunk_index}{page})"
+
+
+def format_context(context: Context) -> str:
+    """Render the context chunks as numbered passages for the prompt."""
+    return "\n\n".join(f"{_label(c)}\n{c.hit.text.strip()}" for c in context.chunks)
+
+
+def build_messages(question: str, context: Context) -> list[dict[str, str]]:
+    """Return the chat messages: the system prompt, then the numbered context and the question."""
+    user = f"Context:\n\n{format_context(context)}\n\nQuestion: {question.strip()}"
+    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
+
+
+def llm_name(llm: object | None) -> str:
+    """Return a display name for a chat model ("none" when there is none)."""
+    if llm is None:
+        return "none"
+    for attribute in ("name", "key", "model"):
+        value = getattr(llm, attribute, None)
+        if isinstance(value, str) and value:
+            return value
+    return type(llm).__name__
+
+
+def extractive_text(context: Context, reason: str = NO_LLM_MESSAGE) -> str:
+    """Return the fallback answer: the reason, then the best context passages, numbered."""
+    parts = [reason]
+    for chunk in context.chunks[:EXTRACTIVE_PASSAGES]:
+        text = " ".join(chunk.hit.text.split())
+        if len(text) > EXTRACTIVE_CHARS:
+            text = text[:EXTRACTIVE_CHARS].rsplit(" ", 1)[0] + " …"
+        parts.append(f"[{chunk.position}] {text}")
+    return "\n\n".join(parts)
+
+
+def _reply_text(reply: Any) -> str:
+    if isinstance(reply, str):
+        return reply
+    return str(getattr(reply, "text", reply))
+
+
+def answer(question: str, context: Context, llm: ChatModel | None) -> Answer:
+    """Answer the question from the context with the LLM, falling back to an extractive answer."""
+    name = llm_name(llm)
+    if not context.chunks:
+        return Answer(NO_CONTEXT_MESSAGE, name, False, None, {"llm": 0.0})
+    if llm is None:
+        return Answer(extractive_text(context), name, True, "no language model configured", {"llm": 0.0})
+    start = time.perf_counter()
+    try:
+        text = _reply_text(llm.chat(build_messages(question, context)))
+        error = None
+    except LLMUnavailable as exc:
+        log.warning("llm_unavailable llm=%s detail=%s", name, exc.detail or exc.message)
+        text, error = None, " ".join(filter(None, [exc.message, exc.detail]))
+    except Exception as exc:  # never let an answer crash the page; keep the cause
+        log.exception("llm_failed llm=%s", name)
+        text, error = None, f"{type(exc).__name__}: {exc}"
+    timings = {"llm": time.perf_counter() - start}
+    if text is None or not text.strip():
+        return Answer(extractive_text(context), name, True, error or "empty answer", timings)
+    return Answer(text.strip(), name, False, None, timings)
+
+
+# --- normalisation ---------------------------------------------------------------
+
+_MARKDOWN = MarkdownIt("commonmark", {"html": True, "linkify": False}).enable("table")
+_TAGS = {
+    "p", "br", "hr", "ul", "ol", "li", "strong", "em", "code", "pre", "blockquote",
+    "h1", "h2", "h3", "h4", "h5", "h6", "a", "table", "thead", "tbody", "tr", "th", "td",
+}
+
+
+def to_html(markdown_text: str) -> str:
+    """Render model Markdown to sanitised HTML (allowlisted tags, http(s) links only)."""
+    html = _MARKDOWN.render(markdown_text or "")
+    return nh3.clean(
+        html, tags=_TAGS, attributes={"a": {"href"}}, url_schemes={"http", "https"},
+        link_rel="noopener noreferrer", strip_comments=True,
+    )
+
+
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_INLINE = [
+    (re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*"), r"\1"),
+    (re.compile(r"__(?=\S)(.+?)(?<=\S)__"), r"\1"),
+    (re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])"), r"\1"),
+    (re.compile(r"(?<!\w)_(?=\S)(.+?)(?<=\S)_(?!\w)"), r"\1"),
+    (re.compile(r"~~(?=\S)(.+?)(?<=\S)~~"), r"\1"),
+    (re.compile(r"`([^`\n]+)`"), r"\1"),
+    (re.compile(r"!?\[([^\]\n]+)\]\((\S+?)\)"), r"\1 (\2)"),
+]
+_LINE = [
+    (re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$"), r"\1"),
+    (re.compile(r"^(\s*)[*+]\s+"), r"\1- "),
+    (re.compile(r"^\s{0,3}>\s?"), ""),
+]
+
+
+def _terminal_line(line: str) -> str | None:
+    if line.strip().startswith(("```", "~~~")):
+        return None
+    for pattern, repl in _LINE:
+        line = pattern.sub(repl, line)
+    for pattern, repl in _INLINE:
+        line = pattern.sub(repl, line)
+    return line.rstrip()
+
+
+def to_terminal(markdown_text: str) -> str:
+    """Render model Markdown as plain terminal text without markup, escapes or control characters."""
+    text = _ANSI.sub("", (markdown_text or "").replace("\r\n", "\n").replace("\r", "\n"))
+    text = _CONTROL.sub("", text.replace("\t", "    "))
+    lines = [line for line in map(_terminal_line, text.split("\n")) if line is not None]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()

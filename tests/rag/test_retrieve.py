@@ -1,0 +1,137 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from irisrag.rag.lexical import terms
+from irisrag.rag.retrieve import TIMING_KEYS, RetrievalSettings, build_context
+
+from .fakes import FakeStore, HashEmbedder, unit
+
+QUESTION = "Wie wird OpenTelemetry für Observability konfiguriert?"
+RELEVANT = "OpenTelemetry Observability wird über die Datei otel.yaml konfiguriert."
+NOISE = "Navigation Startseite Impressum Kontakt Banner"
+
+
+def add_noise(store: FakeStore, count: int, *, similarity: float = 0.9, document_id: int = 100) -> None:
+    for i in range(count):
+        store.add(document_id, 1, i, NOISE, unit(similarity - i * 0.001, axis=2 + i % 10))
+
+
+def ask(store, embedder, settings=None, areas=(1,), question=QUESTION, **kwargs):
+    return build_context(question, areas, embedder=embedder, store=store,
+                         settings=settings or RetrievalSettings(), **kwargs)
+
+
+def test_retrieve_settings_from_config():
+    settings = RetrievalSettings.from_config({
+        "CONTEXT_CANDIDATES": "36", "CONTEXT_CHUNKS": 5, "MAX_CHUNKS_PER_DOCUMENT": 2,
+        "MIN_MATCH_TERMS": 3, "MIN_MATCH_SCORE": 7, "MIN_SOURCE_SCORE": 2,
+        "FOUND_SOURCES_CHUNKS": 1, "SOURCE_SCORE_RATIO": 0.25,
+    })
+    assert settings == RetrievalSettings(36, 5, 2, 3, 7.0, 2.0, 1, 0.25)
+    assert RetrievalSettings.from_config({}) == RetrievalSettings()
+
+
+@pytest.mark.parametrize(("candidates", "seen"), [(5, False), (6, True)])
+def test_retrieve_candidate_window(store, embedder, candidates, seen):
+    add_noise(store, 5)
+    store.add(1, 1, 189, RELEVANT, unit(0.5))  # ranked 6th (rank 5)
+    context = ask(store, embedder, RetrievalSettings(candidates=candidates))
+    assert len(context.candidates) == min(candidates, 6)
+    assert [c.hit.chunk_index for c in context.chunks] == ([189] if seen else [])
+    assert all(c.gate == "lexical" for c in context.candidates if c.hit.document_id == 100)
+
+
+def test_retrieve_lexical_threshold_by_terms_and_score(store, embedder):
+    store.add(1, 1, 0, "OpenTelemetry und Observability.", unit(0.9))          # 2 terms
+    store.add(2, 1, 0, "Observability ist wichtig.", unit(0.85))               # 1 term, 1.5
+    store.add(3, 1, 0, "OpenTelemetry " * 4, unit(0.8))                        # 1 term, 6.0
+    store.add(4, 1, 0, "OpenTelemetry " * 3, unit(0.75))                       # 1 term, 4.5
+    context = ask(store, embedder)
+    gates = {c.hit.document_id: c.gate for c in context.candidates}
+    assert gates == {1: None, 2: "lexical", 3: None, 4: "lexical"}
+    assert context.terms == terms(QUESTION)
+
+
+def test_retrieve_single_term_question_needs_one_match(store, embedder):
+    store.add(1, 1, 0, "OpenTelemetry ist ein Standard.", unit(0.9))
+    context = ask(store, embedder, question="OpenTelemetry?")
+    assert [c.hit.document_id for c in context.chunks] == [1]
+
+
+def test_retrieve_caps_chunks_per_document(store, embedder):
+    for i in range(6):
+        store.add(1, 1, i, RELEVANT, unit(0.9 - i * 0.01))
+    store.add(2, 1, 0, RELEVANT, unit(0.5))
+    context = ask(store, embedder)
+    assert [(c.hit.document_id, c.hit.chunk_index) for c in context.chunks] == [
+        (1, 0), (1, 1), (1, 2), (1, 3), (2, 0)]
+    assert [c.gate for c in context.candidates] == [None] * 4 + ["document_cap"] * 2 + [None]
+
+
+def test_retrieve_caps_chunks_in_total(store, embedder):
+    for doc in range(12):
+        store.add(doc, 1, 0, RELEVANT, unit(0.9 - doc * 0.01))
+    context = ask(store, embedder)
+    assert len(context.chunks) == 9
+    assert [c.gate for c in context.candidates][9:] == ["total_cap"] * 3
+
+
+def test_retrieve_keeps_vector_rank_order_and_numbers_from_one(store, embedder):
+    similarities = [0.3, 0.8, 0.5, 0.9, 0.6]
+    for doc, similarity in enumerate(similarities):
+        store.add(doc, 1, 0, RELEVANT, unit(similarity))
+    context = ask(store, embedder)
+    assert [c.hit.document_id for c in context.chunks] == [3, 1, 4, 2, 0]
+    assert [c.position for c in context.chunks] == [1, 2, 3, 4, 5]
+    assert [c.hit.rank for c in context.chunks] == [0, 1, 2, 3, 4]
+
+
+def test_retrieve_without_areas_calls_nothing(store, embedder):
+    store.add(1, 1, 0, RELEVANT, unit(0.9))
+    context = ask(store, embedder, areas=())
+    assert (context.chunks, context.candidates, context.sources) == ((), (), ())
+    assert embedder.calls == [] and store.calls == []
+    assert set(context.timings) == set(TIMING_KEYS)
+
+
+def test_retrieve_honours_area_prefilter(store, embedder):
+    for i in range(20):
+        store.add(50 + i, 2, 0, RELEVANT, unit(0.99))  # better, but in a forbidden area
+    store.add(1, 1, 0, RELEVANT, unit(0.4))
+    store.add(2, 3, 0, RELEVANT, unit(0.3))
+    context = ask(store, embedder, RetrievalSettings(candidates=5), areas=[1, 3])
+    assert {c.hit.area_id for c in context.candidates} == {1, 3}
+    assert [c.hit.document_id for c in context.chunks] == [1, 2]
+    assert store.calls[0][1:] == ((1, 3), 5)
+    assert context.area_ids == (1, 3)
+
+
+def test_retrieve_query_vector_skips_embedder(store, embedder):
+    store.add(1, 1, 0, RELEVANT, unit(0.9))
+    vector = unit(1.0)
+    context = ask(store, embedder, query_vector=vector)
+    assert embedder.calls == []
+    assert np.array_equal(store.calls[0][0], vector)
+    assert context.timings["embed"] < 0.01
+    assert len(context.chunks) == 1
+
+
+def test_retrieve_records_timings(store, embedder):
+    store.add(1, 1, 0, RELEVANT, unit(0.9))
+    context = ask(store, embedder)
+    assert set(context.timings) == set(TIMING_KEYS)
+    assert all(value >= 0 for value in context.timings.values())
+    assert context.timings["total"] >= context.timings["search"]
+    assert embedder.calls == [QUESTION]
+
+
+def test_retrieve_with_hashed_embedder_end_to_end():
+    store, embedder = FakeStore(), HashEmbedder()
+    texts = [RELEVANT, NOISE, "Urlaubsantrag und Reisekosten", "OpenTelemetry Collector konfiguriert Exporter"]
+    for doc, (text, vector) in enumerate(zip(texts, embedder.embed_documents(texts), strict=True)):
+        store.add(doc, 1, 0, text, vector)
+    context = ask(store, embedder)
+    assert {c.hit.document_id for c in context.chunks} == {0, 3}
+    assert context.sources[0].document_id == 0
