@@ -1,0 +1,71 @@
+"""A real worker process (worker.py) runs jobs from a real Redis inside the app context."""
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from rq import Queue
+from rq.job import Job
+
+from irisrag import components
+from irisrag.jobs.queue import enqueue
+from irisrag.jobs.tasks import ping
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def start_worker(app, tmp_path: Path) -> subprocess.Popen:
+    env = {
+        **os.environ,
+        "IRISRAG_SECRET_KEY": "test",
+        "IRISRAG_DATABASE_URL": app.config["DATABASE_URL"],
+        "IRISRAG_REDIS_URL": app.config["REDIS_URL"],
+        "IRISRAG_QUEUE_NAME": app.config["QUEUE_NAME"],
+        "IRISRAG_LANCEDB_URI": app.config["LANCEDB_URI"],
+        "IRISRAG_UPLOAD_ROOT": app.config["UPLOAD_ROOT"],
+        "IRISRAG_EMBEDDER": app.config["EMBEDDER"],
+        "IRISRAG_LLM": "none",
+    }
+    log = open(tmp_path / "worker.log", "wb")
+    return subprocess.Popen([sys.executable, "worker.py"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+
+
+def wait_for(job: Job, seconds: float = 60) -> Job:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        status = job.get_status(refresh=True)
+        if status in ("finished", "failed"):
+            return job
+        time.sleep(0.1)
+    raise AssertionError(f"job {job.id} still {job.get_status()} after {seconds}s")
+
+
+@pytest.mark.integration
+def test_worker_process_runs_a_job_in_the_app_context(app, make_user, tmp_path):
+    make_user("someone")
+    worker = start_worker(app, tmp_path)
+    try:
+        with app.app_context():
+            job = enqueue(ping, "hello", job_id="ping-1")
+            wait_for(job)
+            result = job.return_value()
+        assert job.get_status() == "finished", (tmp_path / "worker.log").read_text()
+        assert result["token"] == "hello" and result["users"] == 1
+        assert result["queue"] == app.config["QUEUE_NAME"] and result["pid"] != os.getpid()
+    finally:
+        worker.terminate()
+        worker.wait(20)
+        with app.app_context():
+            Queue(app.config["QUEUE_NAME"], connection=components.get().redis).empty()
+
+
+@pytest.mark.integration
+def test_enqueue_says_clearly_when_redis_is_down(tmp_path, database_url, redis_url):
+    from irisrag.errors import QueueUnavailable
+    from tests.conftest import free_port, make_app
+
+    app = make_app(tmp_path, database_url, redis_url, REDIS_URL=f"redis://127.0.0.1:{free_port()}/0")
+    with app.app_context(), pytest.raises(QueueUnavailable, match="not reachable"):
+        enqueue(ping, "x")
