@@ -1,0 +1,169 @@
+"""Split extracted pages into overlapping character windows, cut at natural boundaries.
+
+A chunk holds at most ``size`` characters. The cut is searched backwards in the last
+part of the window: a paragraph break first, then a sentence end, then any whitespace;
+only a single word longer than the window is cut mid-word. The next chunk starts about
+``overlap`` characters before the cut, moved forward to the start of a word. Pages are
+streamed through a small buffer, so the work is linear in the text length and a
+2,000-page PDF never sits in memory as one string.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from irisrag.errors import ValidationError
+from irisrag.ingest.pages import Page
+
+PARAGRAPH = "\n\n"
+_SENTENCE_ENDS = (". ", "! ", "? ", ".\n", "!\n", "?\n", ":\n", ";\n")
+_SPACES = re.compile(r"[^\S\n]+")  # whitespace other than newline (tabs, NBSP, form feed, ...)
+_PARAGRAPH_BREAKS = re.compile(r"\n{3,}")
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One window of document text; ``page`` is the page where the window starts."""
+
+    index: int
+    text: str
+    page: int | None
+
+
+def normalize_whitespace(text: str) -> str:
+    """Collapse runs of spaces, trim lines, and keep paragraph breaks as one blank line."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = _SPACES.sub(" ", text)
+    text = "\n".join(line.strip() for line in text.split("\n"))
+    return _PARAGRAPH_BREAKS.sub(PARAGRAPH, text).strip()
+
+
+def validate_chunking(size: int, overlap: int) -> None:
+    """Refuse a chunk size or overlap that cannot produce progress."""
+    if not isinstance(size, int) or isinstance(size, bool) or size <= 0:
+        raise ValidationError("The chunk size must be a positive number of characters", f"size={size!r}", "size")
+    if not isinstance(overlap, int) or isinstance(overlap, bool) or not 0 <= overlap < size:
+        raise ValidationError(
+            "The chunk overlap must be at least 0 and smaller than the chunk size",
+            f"size={size!r} overlap={overlap!r}",
+            "overlap",
+        )
+
+
+def find_cut(text: str, start: int, size: int, lowest: int) -> int:
+    """Return the end of the window starting at ``start``: the best boundary at or after ``lowest``."""
+    limit = start + size
+    cut = text.rfind(PARAGRAPH, lowest, limit + len(PARAGRAPH))
+    if cut > start:
+        return cut
+    best = -1
+    for mark in _SENTENCE_ENDS:
+        found = text.rfind(mark, lowest, limit + len(mark) - 1)  # the punctuation must fit the window
+        if found != -1:
+            best = max(best, found + 1)
+    if best > start:
+        return best
+    space = max(text.rfind(" ", lowest, limit + 1), text.rfind("\n", lowest, limit + 1))
+    if space > start:
+        return space
+    return limit
+
+
+def next_start(text: str, cut: int, overlap: int, floor: int) -> int:
+    """Return where the next window starts: ``overlap`` before the cut, at a word start."""
+    target = max(cut - overlap, floor)
+    if target < cut and target > 0 and not text[target - 1].isspace():
+        gap = min((i for i in (text.find(" ", target, cut), text.find("\n", target, cut)) if i != -1), default=-1)
+        target = cut if gap == -1 else gap
+    return skip_space(text, target)
+
+
+def skip_space(text: str, position: int) -> int:
+    """Return the first non-whitespace position at or after ``position``."""
+    end = len(text)
+    while position < end and text[position].isspace():
+        position += 1
+    return position
+
+
+class _Buffer:
+    """The unconsumed tail of the document text, with the page each part came from."""
+
+    def __init__(self) -> None:
+        self.text = ""
+        self.offsets: list[int] = []  # start of each page's text within self.text
+        self.numbers: list[int | None] = []
+
+    def append(self, page: Page) -> None:
+        """Add one page's normalised text, separated from the previous page by a blank line."""
+        text = normalize_whitespace(page.text)
+        if not text:
+            return
+        if self.text:
+            self.text += PARAGRAPH
+        self.offsets.append(len(self.text))
+        self.numbers.append(page.number)
+        self.text += text
+
+    def page_at(self, position: int) -> int | None:
+        """Return the page number of the text at ``position``."""
+        index = bisect.bisect_right(self.offsets, position) - 1
+        return self.numbers[max(index, 0)]
+
+    def drop_before(self, position: int) -> int:
+        """Discard text before ``position``; return the new position (0)."""
+        keep = bisect.bisect_right(self.offsets, position) - 1
+        keep = max(keep, 0)
+        self.offsets = [max(offset - position, 0) for offset in self.offsets[keep:]]
+        self.numbers = self.numbers[keep:]
+        self.text = self.text[position:]
+        return 0
+
+
+def chunk_pages(pages: Iterable[Page], size: int = 700, overlap: int = 150) -> Iterator[Chunk]:
+    """Return an iterator of overlapping chunks of at most ``size`` characters, indexed from 0."""
+    validate_chunking(size, overlap)  # here, not inside the generator, so bad settings fail at once
+    return _generate_chunks(pages, size, overlap)
+
+
+def _generate_chunks(pages: Iterable[Page], size: int, overlap: int) -> Iterator[Chunk]:
+    """Yield the chunks of the pages; see the module docstring for the rules."""
+    # Cut no earlier than half a window, and late enough that the next start moves forward.
+    lowest_share = max(size // 2, overlap + 1)
+    buffer = _Buffer()
+    start = 0
+    index = 0
+
+    def cut_ready(final: bool) -> Iterator[Chunk]:
+        """Yield every chunk the buffered text already decides (all of them when ``final``)."""
+        nonlocal start, index
+        text = buffer.text
+        # A cut needs to see one window plus a boundary mark past it, unless the input has ended.
+        while start < len(text) and (final or len(text) - start > size + 2):
+            if len(text) - start <= size:
+                end = len(text)
+            else:
+                end = find_cut(text, start, size, start + lowest_share)
+            piece = text[start:end].strip()
+            if piece:
+                yield Chunk(index, piece, buffer.page_at(start))
+                index += 1
+            if end >= len(text):
+                start = end
+                break
+            start = next_start(text, end, overlap, start + 1)
+
+    for page in pages:
+        buffer.append(page)
+        start = skip_space(buffer.text, start)
+        yield from cut_ready(final=False)
+        if start:  # what is left after a page is at most one window, so this copy is cheap
+            start = buffer.drop_before(start)
+    yield from cut_ready(final=True)
+
+
+def chunk_text(text: str, size: int = 700, overlap: int = 150) -> list[Chunk]:
+    """Return the chunks of a single text (no page numbers)."""
+    return list(chunk_pages([Page(None, text)], size, overlap))

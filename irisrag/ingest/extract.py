@@ -1,0 +1,147 @@
+"""Turn a stored file into text, per file type: PDF (pypdf), text, HTML (trafilatura)."""
+from __future__ import annotations
+
+import codecs
+import logging
+from collections.abc import Iterator
+from pathlib import Path, PurePath
+
+from irisrag.errors import ExtractionError, UnsupportedFileType
+from irisrag.ingest.extract_html import MAX_HTML_CHARS, extract_html_bytes, extract_html_text
+from irisrag.ingest.extract_pdf import iter_pdf_pages
+from irisrag.ingest.pages import Extracted, Page
+
+__all__ = [
+    "SUPPORTED", "Extracted", "Page", "extract", "extract_html_bytes", "extract_html_text",
+    "iter_pages", "iter_pdf_pages", "kind_for", "decode_text",
+]
+
+log = logging.getLogger(__name__)
+
+SUPPORTED: dict[str, str] = {
+    ".pdf": "pdf",
+    ".txt": "text",
+    ".md": "text",
+    ".json": "text",
+    ".xml": "text",
+    ".csv": "text",
+    ".html": "html",
+    ".htm": "html",
+}
+KINDS = frozenset(SUPPORTED.values())
+
+# Text files are read whole; past this they are not documents but data dumps.
+MAX_TEXT_BYTES = 64 * 1024 * 1024
+# Share of control characters (besides tab/newline/CR/FF) above which a file counts as binary.
+_BINARY_CONTROL_SHARE = 0.05
+_SNIFF_BYTES = 8192
+_ALLOWED_CONTROLS = frozenset(b"\t\n\r\f\x1b")
+_UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
+
+EMPTY_MESSAGE = "The file contains no extractable text (a scanned PDF or an empty file?)"
+
+
+def supported_types_text() -> str:
+    """Return the supported file extensions as a readable list."""
+    return ", ".join(sorted(SUPPORTED))
+
+
+def kind_for(filename: str) -> str:
+    """Return the extraction kind ('pdf', 'text', 'html') for a file name."""
+    suffix = PurePath(filename).suffix.lower()
+    kind = SUPPORTED.get(suffix)
+    if kind is None:
+        shown = suffix or "(no extension)"
+        raise UnsupportedFileType(
+            f"The file type {shown} is not supported. Supported types: {supported_types_text()}",
+            f"file name {filename!r}",
+        )
+    return kind
+
+
+def _read_bytes(path: Path, limit: int) -> bytes:
+    """Read a whole file, refusing one larger than ``limit`` bytes."""
+    try:
+        size = path.stat().st_size
+        if size > limit:
+            raise ExtractionError(
+                "The file is too large to extract as text", f"{path}: {size} bytes, limit {limit}"
+            )
+        return path.read_bytes()
+    except OSError as exc:
+        raise ExtractionError("The file could not be read", f"{path}: {exc}") from exc
+
+
+def _utf16_text(data: bytes) -> str | None:
+    """Decode UTF-16 text marked by a byte order mark, else return None."""
+    for bom, encoding in _UTF16_BOMS:
+        if data.startswith(bom):
+            return data[len(bom):].decode(encoding, errors="replace")
+    return None
+
+
+def check_not_binary(data: bytes, name: str = "") -> None:
+    """Refuse bytes that look like a binary file (NUL bytes or many control characters)."""
+    sample = data[:_SNIFF_BYTES]
+    controls = sum(1 for byte in sample if byte < 32 and byte not in _ALLOWED_CONTROLS)
+    if b"\x00" in data or (sample and controls / len(sample) > _BINARY_CONTROL_SHARE):
+        raise ExtractionError(
+            "The file looks like a binary file, not text; check its type",
+            f"{name}: NUL bytes or {controls} control characters in the first {len(sample)} bytes",
+        )
+
+
+def decode_text(data: bytes, name: str = "") -> str:
+    """Decode text bytes: UTF-16 by BOM, then UTF-8 (BOM stripped), then Latin-1."""
+    utf16 = _utf16_text(data)
+    if utf16 is not None:
+        return utf16
+    check_not_binary(data, name)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def _normalise_newlines(text: str) -> str:
+    """Return text with Windows and old Mac line ends turned into '\\n'."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def extract_text_file(path: Path) -> str:
+    """Return the text of a plain text file (TXT, MD, JSON, XML, CSV)."""
+    return _normalise_newlines(decode_text(_read_bytes(path, MAX_TEXT_BYTES), str(path)))
+
+
+def extract_html_file(path: Path) -> str:
+    """Return the main content of a stored HTML file as Markdown (or plain text)."""
+    data = _read_bytes(path, MAX_HTML_CHARS)
+    if _utf16_text(data) is None:
+        check_not_binary(data, str(path))
+    return _normalise_newlines(extract_html_bytes(data, url=None))
+
+
+def iter_pages(path: Path, kind: str | None = None) -> Iterator[Page]:
+    """Yield the pages of a file, streaming PDFs page by page."""
+    kind = kind or kind_for(path.name)
+    if kind == "pdf":
+        yield from iter_pdf_pages(path)
+    elif kind == "text":
+        yield Page(None, extract_text_file(path))
+    elif kind == "html":
+        yield Page(None, extract_html_file(path))
+    else:
+        raise UnsupportedFileType(
+            f"The file type is not supported. Supported types: {supported_types_text()}", f"kind {kind!r}"
+        )
+
+
+def extract(path: Path, kind: str | None = None) -> Extracted:
+    """Extract the text of a file; raise ExtractionError when there is none."""
+    path = Path(path)
+    kind = kind or kind_for(path.name)
+    pages = tuple(iter_pages(path, kind))
+    if not any(page.text.strip() for page in pages):
+        raise ExtractionError(EMPTY_MESSAGE, f"{path}: {len(pages)} page(s), no text")
+    log.debug("extracted path=%s kind=%s pages=%d", path, kind, len(pages))
+    return Extracted(kind, pages)

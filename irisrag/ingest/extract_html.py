@@ -1,0 +1,119 @@
+"""HTML to text: trafilatura main content as Markdown, lxml plain text as the fallback."""
+from __future__ import annotations
+
+import codecs
+import logging
+import re
+
+import lxml.etree
+import lxml.html
+import trafilatura
+
+from irisrag.errors import ExtractionError
+
+log = logging.getLogger(__name__)
+
+# Documentation pages are tens of kilobytes; anything beyond this is not a page to index.
+MAX_HTML_CHARS = 20_000_000
+
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
+_XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
+_BLANK_LINES = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
+_SPACES = re.compile(r"[ \t\r\f\v\u00a0]+")
+
+_DROP_TAGS = ("script", "style", "noscript", "template", "head", "iframe", "object", "svg")
+_BLOCK_TAGS = (
+    "p", "div", "section", "article", "main", "header", "footer", "nav", "aside", "li", "ul", "ol",
+    "dl", "dt", "dd", "table", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "hr",
+    "form", "fieldset", "figure", "figcaption", "address",
+)
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+
+def decode_html(data: bytes, charset: str | None = None) -> str:
+    """Decode HTML bytes: BOM, then the given charset, then <meta charset>, then UTF-8, then Latin-1."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return data[len(bom):].decode(encoding, errors="replace")
+    candidates = [charset] if charset else []
+    match = _META_CHARSET.search(data[:4096])
+    if match:
+        candidates.append(match.group(1).decode("ascii", errors="ignore"))
+    candidates.append("utf-8")
+    for encoding in candidates:
+        try:
+            return data.decode(encoding)
+        except (LookupError, UnicodeDecodeError):
+            continue
+    return data.decode("latin-1")
+
+
+def _trafilatura_markdown(html: str, url: str | None) -> str:
+    """Return trafilatura's main content as Markdown, or '' when it finds none."""
+    try:
+        result = trafilatura.extract(
+            html,
+            url=url,
+            output_format="markdown",
+            fast=False,
+            favor_recall=True,  # losing content hurts retrieval more than a stray line
+            include_comments=False,
+            include_tables=True,
+            include_links=False,  # link targets add noise to chunks and embeddings
+            include_images=False,
+            include_formatting=True,
+        )
+    except Exception as exc:  # trafilatura raises assorted errors on odd markup
+        log.warning("trafilatura_failed url=%s error=%s", url, exc)
+        return ""
+    return result or ""
+
+
+def html_plain_text(html: str) -> str:
+    """Return the visible body text of an HTML document or fragment, scripts and styles removed."""
+    html = _XML_DECL.sub("", html, count=1)
+    if not html.strip():
+        return ""
+    parser = lxml.html.HTMLParser(huge_tree=False, remove_comments=True, remove_pis=True)
+    try:
+        root = lxml.html.document_fromstring(html, parser=parser)
+    except (lxml.etree.ParserError, ValueError) as exc:
+        log.warning("lxml_parse_failed error=%s", exc)
+        return ""
+    for element in list(root.iter(*_DROP_TAGS)):
+        element.drop_tree()
+    for element in root.iter(*_BLOCK_TAGS):
+        element.tail = "\n\n" + (element.tail or "")
+    for element in root.iter("br"):
+        element.tail = "\n" + (element.tail or "")
+    body = root.find("body")
+    text = (body if body is not None else root).text_content()
+    text = _SPACES.sub(" ", text)
+    text = _BLANK_LINES.sub("\n\n", text)
+    return "\n".join(line.strip() for line in text.split("\n")).strip()
+
+
+def extract_html_text(html: str, url: str | None = None) -> str:
+    """Return the main content of an HTML page as Markdown, falling back to plain text."""
+    if len(html) > MAX_HTML_CHARS:
+        raise ExtractionError(
+            "The HTML page is too large to extract", f"{len(html)} characters, limit {MAX_HTML_CHARS}"
+        )
+    markdown = _trafilatura_markdown(html, url).strip()
+    if markdown:
+        return markdown
+    log.info("html_fallback_lxml url=%s", url)
+    return html_plain_text(html)
+
+
+def extract_html_bytes(data: bytes, url: str | None = None, charset: str | None = None) -> str:
+    """Return the main content of fetched or stored HTML bytes as Markdown (or plain text)."""
+    if len(data) > MAX_HTML_CHARS:
+        raise ExtractionError(
+            "The HTML page is too large to extract", f"{len(data)} bytes, limit {MAX_HTML_CHARS}"
+        )
+    return extract_html_text(decode_html(data, charset), url)

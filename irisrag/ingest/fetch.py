@@ -1,0 +1,232 @@
+"""Fetch a web page or PDF for import, refusing internal addresses (SSRF-safe).
+
+Each hop of a redirect chain is checked before it is requested, and the connection
+itself re-resolves and re-checks the host and connects to exactly the address it
+checked (``guarded_adapter``), so a DNS answer that changes between check and connect
+(DNS rebinding) cannot reach an internal address. Proxies from the environment are
+ignored. The body is streamed with a byte cap that also bounds decompressed data.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from email.message import Message
+from urllib.parse import urljoin, urlsplit
+
+import requests
+
+from irisrag.errors import BlockedAddress, FetchError, FileTooLarge
+from irisrag.ingest.guarded_http import guarded_adapter
+from irisrag.ingest.netguard import Allowlist, checked_addresses
+
+log = logging.getLogger(__name__)
+
+CONTENT_KINDS: dict[str, str] = {
+    "text/html": "html",
+    "application/xhtml+xml": "html",
+    "text/plain": "text",
+    "text/markdown": "text",
+    "text/x-markdown": "text",
+    "application/pdf": "pdf",
+    "application/json": "text",
+    "text/xml": "text",
+    "application/xml": "text",
+    "text/csv": "text",
+}
+REDIRECT_CODES = frozenset({301, 302, 303, 307, 308})
+USER_AGENT = "IrisRAG/0.1 (knowledge base import)"
+_ACCEPT = "text/html,application/xhtml+xml,application/pdf,text/plain,text/markdown;q=0.9,*/*;q=0.1"
+_CHUNK = 64 * 1024
+
+
+@dataclass(frozen=True)
+class Fetched:
+    """A fetched body with the URL asked for, the URL it came from, and its Content-Type."""
+
+    url: str
+    final_url: str
+    content: bytes
+    content_type: str
+
+    @property
+    def mime_type(self) -> str:
+        """Return the media type without parameters, lower case."""
+        return parse_content_type(self.content_type)[0]
+
+    @property
+    def charset(self) -> str | None:
+        """Return the charset parameter of the Content-Type, if any."""
+        return parse_content_type(self.content_type)[1]
+
+    @property
+    def kind(self) -> str:
+        """Return the extraction kind of the body ('html', 'pdf', 'text')."""
+        return kind_for_content_type(self.content_type)
+
+
+def parse_content_type(value: str | None) -> tuple[str, str | None]:
+    """Split a Content-Type header into (media type, charset)."""
+    message = Message()
+    message["content-type"] = value or ""
+    mime = message.get_content_type() if value else ""
+    charset = message.get_param("charset")
+    return mime.lower(), (str(charset).strip() if isinstance(charset, str) and charset.strip() else None)
+
+
+def kind_for_content_type(content_type: str | None) -> str:
+    """Return 'html', 'pdf' or 'text' for an accepted Content-Type; raise FetchError otherwise."""
+    mime, _ = parse_content_type(content_type)
+    kind = CONTENT_KINDS.get(mime)
+    if kind is None:
+        raise FetchError(
+            f"The URL returned an unsupported content type ({mime or 'none given'})",
+            f"Content-Type={content_type!r}; accepted: {', '.join(sorted(CONTENT_KINDS))}",
+        )
+    return kind
+
+
+def check_url(url: str, allowlist: Allowlist) -> tuple[str, int]:
+    """Check a URL's scheme and host before any request; return (host, port)."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError as exc:
+        raise FetchError("The URL is not valid", f"{url!r}: {exc}") from exc
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https"):
+        raise BlockedAddress(
+            "Only http and https URLs can be imported", f"scheme {scheme or '(none)'!r} in {url!r}"
+        )
+    host = parts.hostname
+    if not host:
+        raise FetchError("The URL has no host name", repr(url))
+    port = port or (443 if scheme == "https" else 80)
+    checked_addresses(host, port, allowlist)
+    return host, port
+
+
+def _network_error(exc: Exception, url: str, timeout: float) -> FetchError:
+    """Translate a requests/urllib3 exception into a FetchError with a clear message."""
+    text = str(exc)
+    if isinstance(exc, requests.Timeout) or "timed out" in text.lower():
+        return FetchError(f"The server did not answer: timed out after {timeout:g} s", f"{url}: {text}")
+    if isinstance(exc, requests.exceptions.SSLError):
+        return FetchError("The secure connection (TLS) to the server failed", f"{url}: {text}")
+    if isinstance(exc, requests.exceptions.TooManyRedirects):
+        return FetchError("The URL redirects too often", f"{url}: {text}")
+    return FetchError("The server could not be reached", f"{url}: {type(exc).__name__}: {text}")
+
+
+def _check_length(response: requests.Response, max_bytes: int, url: str) -> None:
+    """Refuse a body whose declared length is over the limit before reading it."""
+    declared = response.headers.get("Content-Length", "")
+    if declared.strip().isdigit() and int(declared) > max_bytes:
+        raise FileTooLarge(
+            f"The document is larger than the limit of {_megabytes(max_bytes)}",
+            f"{url}: Content-Length {declared} > {max_bytes}",
+        )
+
+
+def _megabytes(count: int) -> str:
+    """Return a byte count as a short MB text."""
+    return f"{count / (1024 * 1024):.1f} MB" if count >= 1024 * 1024 else f"{count} bytes"
+
+
+def _read_body(response: requests.Response, max_bytes: int, url: str, deadline: float) -> bytes:
+    """Stream the body, stopping at ``max_bytes`` (after decompression) or at the deadline."""
+    _check_length(response, max_bytes, url)
+    body = bytearray()
+    for piece in response.iter_content(_CHUNK):
+        body += piece
+        if len(body) > max_bytes:
+            raise FileTooLarge(
+                f"The document is larger than the limit of {_megabytes(max_bytes)}",
+                f"{url}: more than {max_bytes} bytes received",
+            )
+        if time.monotonic() > deadline:
+            raise FetchError("The download took too long and was stopped", f"{url}: total time limit reached")
+    return bytes(body)
+
+
+def _content_type(response: requests.Response, first_bytes: bytes) -> str:
+    """Return the Content-Type, recognising PDFs sent as octet-stream."""
+    value = response.headers.get("Content-Type", "")
+    mime, _ = parse_content_type(value)
+    if mime in ("", "application/octet-stream", "binary/octet-stream") and first_bytes.startswith(b"%PDF-"):
+        return "application/pdf"
+    return value
+
+
+def _send(
+    session: requests.Session, adapter: requests.adapters.HTTPAdapter, url: str, timeout: float
+) -> requests.Response:
+    """Send one GET through the guarded adapter, without following redirects."""
+    request = requests.Request("GET", url, headers={"User-Agent": USER_AGENT, "Accept": _ACCEPT})
+    prepared = session.prepare_request(request)
+    return adapter.send(prepared, stream=True, timeout=timeout, verify=True, proxies={})
+
+
+def fetch_url(
+    url: str,
+    *,
+    timeout: float = 20.0,
+    max_bytes: int = 50 * 1024 * 1024,
+    allowlist: Sequence[str] = (),
+    max_redirects: int = 5,
+    session: requests.Session | None = None,
+    total_timeout: float = 300.0,
+) -> Fetched:
+    """Fetch a URL for import: public hosts only (unless allowlisted), redirects checked per hop."""
+    rules = Allowlist.parse(allowlist)
+    # The session only prepares requests (headers, cookies); sending always goes through the
+    # guarded adapter, never the session's own adapters, proxies or redirect handling.
+    session = session or requests.Session()
+    adapter = guarded_adapter(rules)
+    deadline = time.monotonic() + total_timeout
+    current, seen = url.strip(), set()
+    try:
+        for _hop in range(max_redirects + 1):
+            check_url(current, rules)
+            seen.add(current)
+            try:
+                response = _send(session, adapter, current, timeout)
+            except requests.RequestException as exc:
+                raise _network_error(exc, current, timeout) from exc
+            with response:
+                if response.status_code in REDIRECT_CODES and response.headers.get("Location"):
+                    target = urljoin(current, response.headers["Location"])
+                    if target in seen:
+                        raise FetchError("The URL redirects in a loop", f"{current} -> {target}")
+                    log.info("fetch_redirect from=%s to=%s status=%d", current, target, response.status_code)
+                    current = target
+                    continue
+                return _finish(response, url, current, max_bytes, timeout, deadline)
+        raise FetchError(
+            f"The URL redirects too often (more than {max_redirects} times)", f"{url}: last {current}"
+        )
+    finally:
+        adapter.close()
+
+
+def _finish(
+    response: requests.Response, url: str, current: str, max_bytes: int, timeout: float, deadline: float
+) -> Fetched:
+    """Check status and content type of the final response and read its body."""
+    if response.status_code >= 400 or response.status_code < 200 or response.status_code in REDIRECT_CODES:
+        reason = response.reason or ""
+        raise FetchError(
+            f"The server answered HTTP {response.status_code} {reason}".rstrip(), f"{current}"
+        )
+    declared = response.headers.get("Content-Type", "")
+    if parse_content_type(declared)[0] not in ("", "application/octet-stream", "binary/octet-stream"):
+        kind_for_content_type(declared)  # refuse before downloading an image or archive
+    try:
+        content = _read_body(response, max_bytes, current, deadline)
+    except requests.RequestException as exc:
+        raise _network_error(exc, current, timeout) from exc
+    content_type = _content_type(response, content[:8])
+    kind_for_content_type(content_type)
+    log.info("fetched url=%s final=%s bytes=%d type=%s", url, current, len(content), content_type)
+    return Fetched(url=url, final_url=current, content=content, content_type=content_type)

@@ -1,0 +1,192 @@
+"""Chunking: window sizes, overlap, natural boundaries, indices, pages, streaming and speed."""
+from __future__ import annotations
+
+import random
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from irisrag.errors import ValidationError
+from irisrag.ingest.chunk import Chunk, chunk_pages, chunk_text, normalize_whitespace
+from irisrag.ingest.extract import extract
+from irisrag.ingest.pages import Page
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+WORDS = ("Debian", "Paket", "Kernel", "Größe", "über", "das", "System", "wird", "mit", "apt-get",
+         "Benutzer", "Rechte", "root", "Shell", "Datei", "Konfiguration", "ist", "ein", "und", "z.B.")
+
+
+def positions(text: str, chunks: list[Chunk]) -> list[tuple[int, int]]:
+    """Locate each chunk in the normalised text, in order; fail when one is not a substring."""
+    spans, cursor = [], 0
+    for chunk in chunks:
+        start = text.find(chunk.text, cursor)
+        assert start != -1, f"chunk {chunk.index} is not a piece of the text"
+        spans.append((start, start + len(chunk.text)))
+        cursor = start + 1
+    return spans
+
+
+def random_text(rng: random.Random, words: int) -> str:
+    out = []
+    for _ in range(words):
+        word = rng.choice(WORDS) if rng.random() < 0.8 else "".join(rng.choices("abcdefghijkläöüß", k=rng.randint(1, 12)))
+        out.append(word)
+        roll = rng.random()
+        out.append(". " if roll < 0.06 else "\n\n" if roll < 0.08 else "\n" if roll < 0.1 else "  " if roll < 0.15 else " ")
+    return "".join(out)
+
+
+# --- validation and normalisation --------------------------------------------
+
+@pytest.mark.parametrize(("size", "overlap"), [(0, 0), (-5, 0), (100, -1), (100, 100), (100, 250), (True, 0)])
+def test_invalid_size_or_overlap_is_refused(size, overlap):
+    with pytest.raises(ValidationError):
+        chunk_pages([Page(None, "Text")], size, overlap)  # fails on the call, before iteration
+
+
+def test_normalize_whitespace_collapses_spaces_and_keeps_paragraphs():
+    raw = "  Erste\tZeile  mit\u00a0 Lücken \r\nzweite Zeile\n\n\n\n  Neuer   Absatz \n \n"
+    assert normalize_whitespace(raw) == "Erste Zeile mit Lücken\nzweite Zeile\n\nNeuer Absatz"
+
+
+def test_short_text_is_one_chunk():
+    assert chunk_text("  Ein  kurzer\tText. ") == [Chunk(0, "Ein kurzer Text.", None)]
+
+
+def test_empty_and_whitespace_pages_give_no_chunks():
+    assert list(chunk_pages([Page(1, ""), Page(2, "  \n\n \t")])) == []
+
+
+# --- boundaries --------------------------------------------------------------
+
+def test_cuts_prefer_paragraph_breaks():
+    paragraphs = [" ".join(["Absatz", str(n)] + ["Wort."] * 50) for n in range(12)]  # ~310 chars each
+    text = "\n\n".join(paragraphs)
+    chunks = chunk_text(text, size=700, overlap=150)
+    assert len(chunks) > 3
+    for chunk in chunks[:-1]:
+        assert any(chunk.text.endswith(p) for p in paragraphs), chunk.text[-40:]
+
+
+def test_cuts_prefer_sentence_ends_inside_a_paragraph():
+    rng = random.Random(7)
+    sentences = [" ".join(rng.choice(WORDS[:-1]) for _ in range(rng.randint(4, 12))) + "." for _ in range(200)]
+    chunks = chunk_text(" ".join(sentences), size=400, overlap=80)
+    for chunk in chunks[:-1]:
+        assert chunk.text.endswith("."), chunk.text[-30:]
+        assert len(chunk.text) <= 400
+
+
+def test_cuts_at_whitespace_when_no_punctuation_and_never_mid_word():
+    words = [f"wort{n}" for n in range(600)]
+    chunks = chunk_text(" ".join(words), size=100, overlap=20)
+    vocabulary = set(words)
+    for chunk in chunks:
+        assert len(chunk.text) <= 100
+        assert set(chunk.text.split()) <= vocabulary  # only whole words at both ends
+
+
+def test_single_word_longer_than_window_is_cut_hard():
+    chunks = chunk_text("x" * 250, size=100, overlap=30)
+    assert [len(c.text) for c in chunks] == [100, 100, 50]
+    assert "".join(c.text for c in chunks) == "x" * 250
+
+
+def test_overlap_is_about_the_configured_size():
+    text = " ".join(f"w{n:04d}" for n in range(2000))  # 5-char words
+    chunks = chunk_text(text, size=700, overlap=150)
+    spans = positions(text, chunks)
+    for (_, end), (next_start, _) in zip(spans, spans[1:], strict=False):
+        shared = end - next_start
+        assert 150 - 6 <= shared <= 150
+
+
+def test_zero_overlap_means_adjacent_chunks():
+    text = " ".join(f"w{n:04d}" for n in range(500))
+    chunks = chunk_text(text, size=120, overlap=0)
+    assert " ".join(c.text for c in chunks) == text
+
+
+# --- indices, pages, streaming ------------------------------------------------
+
+def test_indices_run_over_the_whole_document_and_pages_mark_chunk_start():
+    pages = [Page(n, " ".join([f"Seite{n}"] * 120)) for n in range(1, 6)]  # ~780 chars per page
+    chunks = list(chunk_pages(pages, size=300, overlap=60))
+    assert [c.index for c in chunks] == list(range(len(chunks)))
+    for chunk in chunks:
+        first_word = chunk.text.split()[0]
+        assert first_word == f"Seite{chunk.page}"
+    assert {c.page for c in chunks} == {1, 2, 3, 4, 5}
+    assert [c.page for c in chunks] == sorted(c.page for c in chunks)
+
+
+def test_real_pdf_chunks_keep_page_numbers():
+    doc = extract(FIXTURES / "debian-reference-de-3pages.pdf")
+    chunks = list(chunk_pages(doc.pages))
+    assert chunks[0].page == 1 and chunks[-1].page == 3
+    assert all(0 < len(c.text) <= 700 for c in chunks)
+    spans = positions(normalize_whitespace("\n\n".join(p.text for p in doc.pages)), chunks)
+    assert spans[0][0] == 0
+
+
+def test_pages_are_consumed_lazily():
+    consumed = []
+
+    def pages():
+        for n in range(1, 1001):
+            consumed.append(n)
+            yield Page(n, f"Seite {n}. " + "Inhalt " * 100)
+
+    stream = chunk_pages(pages(), size=700, overlap=150)
+    first = next(stream)
+    assert first.index == 0 and first.page == 1
+    assert len(consumed) <= 3
+
+
+def test_chunking_a_2400_page_document_is_fast():
+    page_text = (FIXTURES / "excerpt-de.txt").read_text(encoding="utf-8")
+    pages = (Page(n, page_text) for n in range(1, 2401))
+    started = time.monotonic()
+    count = sum(1 for _ in chunk_pages(pages))
+    elapsed = time.monotonic() - started
+    assert count > 2400
+    assert elapsed < 3.0, f"{elapsed:.2f} s"
+
+
+def test_one_huge_page_is_linear():
+    text = "Wort " * 1_000_000
+    started = time.monotonic()
+    chunks = chunk_text(text)
+    assert time.monotonic() - started < 5.0
+    assert all(len(c.text) <= 700 for c in chunks)
+
+
+# --- property-style check ----------------------------------------------------
+
+def test_random_texts_keep_all_invariants():
+    rng = random.Random(20240601)
+    for _ in range(150):
+        size = rng.randint(40, 900)
+        overlap = rng.randint(0, size - 1) if rng.random() < 0.8 else 0
+        pages = [Page(n, random_text(rng, rng.randint(0, 400))) for n in range(1, rng.randint(1, 6))]
+        chunks = list(chunk_pages(pages, size=size, overlap=overlap))
+        text = normalize_whitespace("\n\n".join(normalize_whitespace(p.text) for p in pages if p.text.strip()))
+        if not text:
+            assert chunks == []
+            continue
+        assert [c.index for c in chunks] == list(range(len(chunks)))
+        assert all(c.text and c.text == c.text.strip() and len(c.text) <= size for c in chunks)
+        spans = positions(text, chunks)
+        covered = bytearray(len(text))
+        for start, end in spans:
+            covered[start:end] = b"\x01" * (end - start)
+        assert all(covered[i] or text[i].isspace() for i in range(len(text))), "text lost between chunks"
+        longest_word = max(len(w) for w in re.split(r"\s+", text))
+        for (_, end), (next_start, _) in zip(spans, spans[1:], strict=False):
+            assert next_start <= end + 2  # no gap beyond whitespace
+            if overlap > longest_word + 2 and end - next_start < overlap - longest_word - 2:
+                pytest.fail(f"overlap {end - next_start} too small for {overlap} (size {size})")
+            assert end - next_start <= overlap
