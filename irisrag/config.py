@@ -41,6 +41,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("URL_TIMEOUT", 20.0, "Seconds to wait for a web page during URL import.", float),
     Setting("URL_ALLOWLIST", [], "Comma-separated hosts or networks (CIDR) that URL import may reach although private/loopback.", _list),
     Setting("JOB_TIMEOUT", 3600, "Seconds an import job may run before RQ stops it.", int),
+    Setting("IMPORT_STALE_SECONDS", 600, "An import whose progress has not moved for this long is marked failed (its worker stopped).", int),
+    Setting("FAKE_EMBED_DELAY", 0.0, "Tests only: seconds the fake embedder sleeps per batch.", float),
     Setting("LOGIN_RATE_LIMIT", 5, "Failed logins allowed per account and client address within the window.", int),
     Setting("LOGIN_RATE_WINDOW", 300, "Seconds of the login rate-limit window.", int),
     Setting("SESSION_COOKIE_SECURE", False, "Send session cookies over HTTPS only (turn on behind TLS).", _bool),

@@ -212,9 +212,10 @@ def _bucket(token: str, dim: int) -> tuple[int, float]:
 class FakeEmbedder(_Base):
     """Hashed bag of words and character trigrams: fast, deterministic, no model."""
 
-    def __init__(self, dim: int = 64) -> None:
+    def __init__(self, dim: int = 64, delay: float = 0.0) -> None:
         self.dim = int(dim)
         self.key = f"fake-{self.dim}"
+        self.delay = float(delay)  # tests: make a batch slow enough to kill a worker mid-import
 
     def _vector(self, text: str) -> np.ndarray:
         vec = np.zeros(self.dim, dtype=np.float32)
@@ -230,6 +231,10 @@ class FakeEmbedder(_Base):
         return vec
 
     def _embed(self, texts: list[str]) -> np.ndarray:
+        if self.delay:
+            import time
+
+            time.sleep(self.delay)
         return normalise_rows(np.stack([self._vector(t) for t in texts]))
 
 
@@ -248,6 +253,6 @@ def build_embedder(config: Mapping[str, Any]) -> Embedder:
         return OpenAIEmbedder(get("OPENAI_BASE_URL"), get("OPENAI_API_KEY") or "", get("OPENAI_EMBED_MODEL"),
                               int(get("OPENAI_EMBED_DIM")), float(get("OLLAMA_TIMEOUT")))
     if kind == "fake":
-        return FakeEmbedder()
+        return FakeEmbedder(delay=float(get("FAKE_EMBED_DELAY") or 0.0))
     raise ConfigurationError(f"Unknown embedder {kind!r}",
                              "IRISRAG_EMBEDDER must be one of: use, ollama, openai, fake")

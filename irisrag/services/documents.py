@@ -1,0 +1,192 @@
+"""Import use cases (SPEC 3): every entry point registers a Document and queues one job.
+
+Identity of a document is (directory, file name); its SHA256 decides unchanged / replaced
+in the pipeline. Validation happens here, before anything is queued, so a bad input is
+refused with a clear message and leaves everything else untouched.
+"""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import BinaryIO
+
+from irisrag import components
+from irisrag.errors import Conflict, NotFound, ValidationError
+from irisrag.extensions import db
+from irisrag.ingest import stage
+from irisrag.ingest.extract import kind_for
+from irisrag.models import Area, Document
+from irisrag.models.base import utcnow
+from irisrag.models.documents import RUNNING
+from irisrag.services.admin import get as get_named
+
+log = logging.getLogger(__name__)
+
+
+def _config():
+    return components.get().config
+
+
+def upload_root() -> Path:
+    """Return the staging root with a relative path resolved against the project root."""
+    root = Path(_config()["UPLOAD_ROOT"])
+    return root if root.is_absolute() else _config()["IRISRAG_ROOT"] / root
+
+
+def area_of(ident: int | str) -> Area:
+    """Return an area by id or name (a clear error for an unknown one)."""
+    return get_named(Area, ident)
+
+
+def register(area: Area, directory: Path | str, name: str, kind: str, **extra) -> tuple[Document, bool]:
+    """Create or find the document for (directory, name); a known one may move area."""
+    directory = str(directory)
+    with db.atomic():
+        doc = Document.get_or_none((Document.directory == directory) & (Document.name == name))
+        if doc is None:
+            doc = Document.create(area=area, directory=directory, name=name, kind=kind, **extra)
+            return doc, True
+        if doc.is_running and doc.status != "queued":
+            raise Conflict(f"“{name}” is being imported right now; wait until it has finished.")
+        moved = doc.area_id != area.id
+        doc.area, doc.kind = area, kind
+        for key, value in extra.items():
+            setattr(doc, key, value)
+        doc.save()
+    if moved and doc.chunk_count:
+        components.get().store.set_area(doc.id, area.id)
+    return doc, False
+
+
+def queue_import(doc: Document, *, force: bool = False) -> Document:
+    """Mark the document queued and enqueue its job (once: the job id is derived from the document)."""
+    from irisrag.jobs import documents as document_jobs
+
+    Document.update(status="queued", progress_done=0, progress_total=0, error=None, error_detail=None,
+                    updated_at=utcnow()).where(Document.id == doc.id).execute()
+    try:
+        document_jobs.enqueue_document(doc.id, fetch=bool(doc.source_url), force=force)
+    except Exception as exc:
+        message = getattr(exc, "message", "The import could not be queued.")
+        Document.update(status="failed", error=message, error_detail=getattr(exc, "detail", str(exc)),
+                        updated_at=utcnow()).where(Document.id == doc.id).execute()
+        raise
+    return Document.get_by_id(doc.id)
+
+
+def import_upload(area_ident: int | str, filename: str, data: bytes | BinaryIO) -> Document:
+    """Stage an uploaded file under <upload root>/upload/ and queue its import."""
+    area = area_of(area_ident)
+    name = stage.safe_file_name(filename)
+    kind = kind_for(name)
+    path = stage.stage_bytes(upload_root(), "upload", name, data, _config()["MAX_UPLOAD_BYTES"])
+    doc, _ = register(area, path.parent, name, kind)
+    return queue_import(doc)
+
+
+def import_url(area_ident: int | str, url: str) -> Document:
+    """Register a web page (fetched by the worker into <upload root>/url/) and queue it."""
+    area = area_of(area_ident)
+    url = (url or "").strip()
+    if not url.lower().startswith(("http://", "https://")) or len(url) > 2048:
+        raise ValidationError("Please enter a web address starting with http:// or https://.", field="url")
+    name = stage.url_file_name(url, "html")
+    doc, _ = register(area, upload_root() / "url", name, "html", source_url=url)
+    return queue_import(doc)
+
+
+def import_volume_path(area_ident: int | str, relpath: str) -> Document:
+    """Import a file given relative to the source volume (it must stay inside it)."""
+    area = area_of(area_ident)
+    path = stage.resolve_in_volume(_config()["SRC_VOLUME_PATH"], relpath)
+    doc, _ = register(area, path.parent, path.name, kind_for(path.name))
+    return queue_import(doc)
+
+
+def import_original_path(area_ident: int | str, original_path: str) -> Document:
+    """Import a file copied into the source volume beforehand, found there by its name (SPEC 3)."""
+    area = area_of(area_ident)
+    path = stage.find_by_original_path(_config()["SRC_VOLUME_PATH"], original_path)
+    doc, _ = register(area, path.parent, path.name, kind_for(path.name), original_path=original_path.strip())
+    return queue_import(doc)
+
+
+def import_path(area_ident: int | str, path_text: str) -> Document:
+    """Dispatch a path import: an absolute original path, or a path relative to the volume."""
+    text = (path_text or "").strip()
+    if not text:
+        raise ValidationError("Please enter a path.", field="path")
+    is_absolute = text.startswith(("/", "\\")) or (len(text) > 2 and text[1] == ":" and text[2] in "\\/")
+    return import_original_path(area_ident, text) if is_absolute else import_volume_path(area_ident, text)
+
+
+def import_local_file(area_ident: int | str, path: Path | str) -> Document:
+    """Import a file from anywhere on this machine (operators, CLI only)."""
+    area = area_of(area_ident)
+    path = Path(path).expanduser().resolve()
+    if not path.is_file():
+        raise NotFound(f"There is no file at {path}.")
+    doc, _ = register(area, path.parent, path.name, kind_for(path.name))
+    return queue_import(doc)
+
+
+def get_document(document_id: int) -> Document:
+    """Return a document or raise NotFound."""
+    doc = Document.get_or_none(Document.id == document_id)
+    if doc is None:
+        raise NotFound(f"There is no document with id {document_id}.")
+    return doc
+
+
+def rebuild(document_id: int) -> Document:
+    """Re-chunk and re-embed one document, even when its file is unchanged."""
+    doc = get_document(document_id)
+    if doc.is_running and doc.status != "queued":
+        raise Conflict(f"“{doc.name}” is being imported right now.")
+    return queue_import(doc, force=True)
+
+
+def rebuild_all() -> list[Document]:
+    """Queue a rebuild of every document that is not being imported right now."""
+    return [queue_import(doc, force=True) for doc in Document.select() if not doc.is_running]
+
+
+def delete_document(document_id: int) -> str:
+    """Delete a document with all its chunks and its staged file; return its name."""
+    doc = get_document(document_id)
+    components.get().store.delete_document(doc.id)
+    staged = Path(doc.directory) / doc.name
+    if _inside(staged, upload_root()) and staged.is_file():
+        staged.unlink()
+    doc.delete_instance()
+    return doc.name
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.resolve().relative_to(root.resolve())
+        return True
+    except ValueError:
+        return False
+
+
+def list_documents(area_id: int | None = None) -> list[Document]:
+    """Return documents, newest first, optionally of one area."""
+    query = Document.select(Document, Area).join(Area).order_by(Document.created_at.desc(), Document.id.desc())
+    if area_id:
+        query = query.where(Document.area == area_id)
+    return list(query)
+
+
+def mark_stale_failed() -> int:
+    """Mark imports whose progress stopped moving as failed (their worker died); return how many."""
+    from datetime import timedelta
+
+    limit = utcnow() - timedelta(seconds=_config()["IMPORT_STALE_SECONDS"])
+    running = [s for s in RUNNING if s != "queued"]
+    return (
+        Document.update(status="failed", error="The import stopped unexpectedly (its worker stopped). Retry it.",
+                        error_detail=f"no progress since before {limit:%Y-%m-%d %H:%M:%S} UTC", updated_at=utcnow())
+        .where(Document.status.in_(running) & (Document.updated_at < limit))
+        .execute()
+    )
