@@ -32,6 +32,9 @@ def command(*args, **kwargs):
 
 def init_app(app: Flask) -> None:
     """Attach the command group."""
-    from irisrag.cli import setup  # noqa: F401  (registers commands)
+    from irisrag.cli import (
+        ask,  # noqa: F401
+        setup,  # noqa: F401  (registers commands)
+    )
 
     app.cli.add_command(rag)

@@ -1,0 +1,190 @@
+"""Asking from the terminal: ``ask``, the benchmarks, and the embedding and LLM checks."""
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from collections.abc import Sequence
+
+import click
+
+from irisrag import components
+from irisrag.cli import command
+from irisrag.llm import NoLLM
+from irisrag.models import Area, User
+from irisrag.rag.answer import to_terminal
+from irisrag.services import admin as admin_service
+from irisrag.services import questions
+from irisrag.vectorstore import table_name
+
+_AREA_HELP = "Area name (repeatable); default: all areas the user may query."
+
+
+def _user_id(name: str) -> int:
+    return admin_service.get(User, name).id
+
+
+def _area_ids(names: Sequence[str]) -> list[int] | None:
+    return [admin_service.get(Area, name).id for name in names] if names else None
+
+
+def result_json(result: questions.AskResult) -> dict:
+    """Return the ``--json`` document of an answer."""
+    return {
+        "answer": to_terminal(result.answer_text),
+        "llm": result.llm,
+        "extractive": result.extractive,
+        "error": " ".join(filter(None, [result.error, result.error_detail])) or None,
+        "sources": [{"document_id": s.document_id, "name": s.name, "area": s.area_name, "score": s.score}
+                    for s in result.sources],
+        "context": [{"document_id": c.document_id, "chunk_index": c.chunk_index, "score": c.score}
+                    for c in result.context],
+        "timings": {stage: round(seconds, 6) for stage, seconds in result.timings.items()},
+    }
+
+
+def _echo_result(result: questions.AskResult) -> None:
+    if result.error:
+        click.echo(f"Note: {result.error}" + (f" ({result.error_detail})" if result.error_detail else ""), err=True)
+    click.echo(to_terminal(result.answer_text))
+    click.echo("")
+    if not result.sources:
+        click.echo(questions.NO_SOURCES)
+    else:
+        click.echo("Sources:")
+    for n, source in enumerate(result.sources, start=1):
+        click.echo(f"  {n}. {to_terminal(source.name)}  [{to_terminal(source.area_name)}]  score {source.score:.2f}")
+        where = source.source_url or source.original_path
+        if where:
+            click.echo(f"     {to_terminal(where)}")
+    click.echo(f"\n({result.llm}, {result.timings.get('total', 0.0):.2f} s)")
+
+
+@command("ask")
+@click.argument("question")
+@click.option("--user", "username", required=True, help="Ask as this user; only their areas are searched.")
+@click.option("--area", "areas", multiple=True, help=_AREA_HELP)
+@click.option("--no-llm", is_flag=True, help="Do not call the language model: extractive answer.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def ask_command(question: str, username: str, areas: tuple[str, ...], no_llm: bool, as_json: bool) -> None:
+    """Answer QUESTION from the documents USER may query (foreign areas are refused)."""
+    result = questions.ask(_user_id(username), question, _area_ids(areas), strict=True, use_llm=not no_llm)
+    if as_json:
+        click.echo(json.dumps(result_json(result), indent=2, ensure_ascii=False))
+    else:
+        _echo_result(result)
+
+
+# --- benchmarks -------------------------------------------------------------------
+
+
+def timing_table(runs: Sequence[dict[str, float]]) -> list[str]:
+    """Return the lines of a per-stage min/median/max table (seconds)."""
+    stages: list[str] = []
+    for run in runs:
+        stages.extend(stage for stage in run if stage not in stages)
+    lines = [f"{'stage':<10} {'min':>9} {'median':>9} {'max':>9}   ({len(runs)} runs, seconds)"]
+    for stage in stages:
+        values = [run.get(stage, 0.0) for run in runs]
+        lines.append(f"{stage:<10} {min(values):>9.4f} {statistics.median(values):>9.4f} {max(values):>9.4f}")
+    return lines
+
+
+def _runs_option(default: int):
+    return click.option("--runs", default=default, show_default=True, type=click.IntRange(1, 10_000),
+                        help="How often to repeat.")
+
+
+@command("bench-ask")
+@click.argument("question")
+@click.option("--user", "username", required=True, help="Ask as this user.")
+@click.option("--area", "areas", multiple=True, help=_AREA_HELP)
+@_runs_option(5)
+@click.option("--no-llm", is_flag=True, help="Leave the language model out.")
+def bench_ask(question: str, username: str, areas: tuple[str, ...], runs: int, no_llm: bool) -> None:
+    """Time a whole answer to QUESTION, repeated RUNS times."""
+    user_id, area_ids = _user_id(username), _area_ids(areas)
+    results = [questions.ask(user_id, question, area_ids, use_llm=not no_llm) for _ in range(runs)]
+    last = results[-1]
+    click.echo(f"{len(last.context)} context chunks, {len(last.sources)} sources, llm {last.llm}"
+               + (" (extractive)" if last.extractive else ""))
+    click.echo("\n".join(timing_table([r.timings for r in results])))
+
+
+def _bench_context(question: str, areas: tuple[str, ...], runs: int, k: int | None, reuse_vector: bool) -> None:
+    area_ids = _area_ids(areas)
+    vector = None
+    if reuse_vector:
+        start = time.perf_counter()
+        vector = questions.embed_question(question)
+        click.echo(f"question embedded once in {time.perf_counter() - start:.4f} s")
+    contexts = [questions.context_for(question, area_ids, k=k, query_vector=vector) for _ in range(runs)]
+    last = contexts[-1]
+    click.echo(f"{len(last.candidates)} candidates, {len(last.chunks)} context chunks, {len(last.sources)} sources")
+    click.echo("\n".join(timing_table([c.timings for c in contexts])))
+
+
+_K_OPTION = click.option("--k", "k", type=click.IntRange(1, 100_000), default=None,
+                         help="Candidates to consider (default: IRISRAG_CONTEXT_CANDIDATES).")
+_BENCH_AREA = click.option("--area", "areas", multiple=True, help="Area name (repeatable); default: all areas.")
+
+
+@command("bench-context")
+@click.argument("question")
+@_BENCH_AREA
+@_runs_option(10)
+@_K_OPTION
+def bench_context(question: str, areas: tuple[str, ...], runs: int, k: int | None) -> None:
+    """Time context building for QUESTION (embedding, search, filters, sources)."""
+    _bench_context(question, areas, runs, k, reuse_vector=False)
+
+
+@command("bench-context-no-embedding")
+@click.argument("question")
+@_BENCH_AREA
+@_runs_option(10)
+@_K_OPTION
+def bench_context_no_embedding(question: str, areas: tuple[str, ...], runs: int, k: int | None) -> None:
+    """Time context building without the embedding call (the question vector is computed once)."""
+    _bench_context(question, areas, runs, k, reuse_vector=True)
+
+
+# --- checks -----------------------------------------------------------------------
+
+
+def _endpoint(adapter: object) -> str:
+    return str(getattr(adapter, "url", None) or getattr(adapter, "base_url", None) or "(local)")
+
+
+@command("check-embeddings")
+def check_embeddings() -> None:
+    """Show the embedding configuration and check that the service answers with the configured dimension."""
+    comps = components.get()
+    embedder = comps.embedder
+    click.echo(f"embedder:   {comps.config['EMBEDDER']} (key {embedder.key})")
+    click.echo(f"model:      {getattr(embedder, 'model', embedder.key)}")
+    click.echo(f"endpoint:   {_endpoint(embedder)}")
+    click.echo(f"dimension:  {embedder.dim}")
+    click.echo(f"batch size: {comps.config['EMBEDDING_BATCH_SIZE']}")
+    click.echo(f"lancedb:    {comps.lancedb_uri()} (table {table_name(embedder.key)})")
+    start = time.perf_counter()
+    vectors = embedder.embed_documents(["IrisRAG embedding check", "Wie wird der Dienst konfiguriert?"])
+    elapsed = time.perf_counter() - start
+    if tuple(vectors.shape) != (2, embedder.dim):
+        raise click.ClickException(f"The embedder answered with shape {tuple(vectors.shape)}, "
+                                   f"expected (2, {embedder.dim}).")
+    click.echo(f"OK: {embedder.dim}-dimensional vectors in {elapsed:.3f} s")
+
+
+@command("check-llm")
+def check_llm() -> None:
+    """Reach the chat endpoint and report the model and the latency."""
+    llm = components.get().llm
+    if isinstance(llm, NoLLM):
+        raise click.ClickException("No language model is configured (IRISRAG_LLM=none); answers are extractive.")
+    click.echo(f"model:    {llm.name}")
+    click.echo(f"endpoint: {_endpoint(llm)}")
+    start = time.perf_counter()
+    reply = llm.chat([{"role": "user", "content": "Reply with the single word OK."}])
+    elapsed = time.perf_counter() - start
+    click.echo(f"OK: answered in {elapsed:.2f} s: {to_terminal(str(reply))[:200]}")

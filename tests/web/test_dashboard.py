@@ -1,0 +1,218 @@
+"""The dashboard and /ask through the real routes: access, messages, sanitising, the Ollama client."""
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from irisrag import components
+from irisrag.extensions import db
+from irisrag.llm import FakeLLM
+from tests.conftest import csrf_token, login, make_app
+from tests.services import BETA_SECRET, PASSWORD, QUESTION, add_document, seed_library
+from tests.support.http_stub import Reply, closed_port
+
+MODEL = "llama-test:7b"
+
+
+@pytest.fixture
+def library(app):
+    return seed_library(app)
+
+
+def logged_in(app, name: str = "alice", *, admin: bool = False):
+    """Return a client logged in as a user (and, with admin, also in the admin world)."""
+    client = app.test_client()
+    if admin:
+        from irisrag.services import admin as admin_service
+
+        with app.app_context(), db.connection_context():
+            admin_service.create_user("root", "rootpassword", is_admin=True)
+        assert login(client, "root", "rootpassword", admin=True).status_code == 302
+    assert login(client, name, PASSWORD).status_code == 302
+    return client
+
+
+def ask(client, question=QUESTION, areas=(), *, show_sources=True, htmx=True):
+    data = {"question": question, "areas": [str(a) for a in areas], "csrf_token": csrf_token(client, "/")}
+    if show_sources:
+        data["show_sources"] = "on"
+    headers = {"HX-Request": "true"} if htmx else {}
+    response = client.post("/ask", data=data, headers=headers)
+    assert response.status_code == 200
+    return response.get_data(as_text=True)
+
+
+def ollama_app(tmp_path, database_url, redis_url, stub, **overrides):
+    return make_app(tmp_path, database_url, redis_url, LLM="ollama", OLLAMA_URL=stub.url,
+                    OLLAMA_CHAT_MODEL=MODEL, **overrides)
+
+
+def chat_reply(content: str) -> Reply:
+    return Reply(json={"model": MODEL, "message": {"role": "assistant", "content": content}, "done": True})
+
+
+# --- access -------------------------------------------------------------------------
+
+
+def test_dashboard_lists_only_permitted_areas(app, library):
+    page = logged_in(app).get("/").get_data(as_text=True)
+    assert f'value="{library.alpha}"' in page and "Alpha" in page
+    assert f'value="{library.beta}"' not in page and "Beta" not in page
+
+
+def test_dashboard_crafted_post_never_returns_another_areas_content(app, library):
+    client = logged_in(app)
+    for areas, htmx in [([library.beta], True), ([library.alpha, library.beta], True),
+                        ([library.alpha, library.beta], False), ([library.beta, 999], False)]:
+        body = ask(client, areas=areas, htmx=htmx)
+        assert BETA_SECRET not in body and "beta-secret.md" not in body and "/srv/beta" not in body
+        assert ("<html" in body) is (not htmx)
+    body = ask(client, areas=[library.alpha, library.beta])
+    assert "otel-guide.md" in body and "Alpha" in body
+    only_beta = ask(client, areas=[library.beta])
+    assert "Select at least one area to search." in only_beta
+
+
+def test_dashboard_remembers_the_permitted_selection_only(app, library):
+    client = logged_in(app, "carol")
+    ask(client, areas=[library.beta, 424242])
+    page = client.get("/").get_data(as_text=True)
+    assert re.search(f'value="{library.beta}" checked', page)
+    assert not re.search(f'value="{library.alpha}" checked', page)
+    ask(client, areas=[library.alpha], show_sources=False)
+    page = client.get("/").get_data(as_text=True)
+    assert re.search(f'value="{library.alpha}" checked', page)
+    assert 'name="show_sources" checked' not in page
+
+
+def test_dashboard_answer_is_kept_out_of_caches_and_history(app, library):
+    client = logged_in(app)
+    token = csrf_token(client, "/")
+    response = client.post("/ask", data={"question": QUESTION, "areas": [str(library.alpha)], "csrf_token": token},
+                           headers={"HX-Request": "true"})
+    assert response.headers["Cache-Control"] == "no-store" and "HX-Request" in response.headers["Vary"]
+    page = client.get("/").get_data(as_text=True)
+    assert 'id="answer" aria-live="polite" hx-history="false"' in page
+    assert 'hx-indicator="#ask-spinner"' in page and 'id="ask-spinner"' in page
+
+
+# --- messages and fallback ---------------------------------------------------------------
+
+
+def test_dashboard_without_llm_answers_with_passages_and_sources(app, library):
+    body = ask(logged_in(app), areas=[library.alpha])
+    assert "No language model is available, so here are the passages that match best:" in body
+    assert "No language model is configured." in body
+    assert 'class="answer"' in body and "otel.yaml" in body
+    assert "<strong class=\"source-name\">otel-guide.md</strong>" in body
+    assert '<a href="https://docs.example.org/otel" rel="noopener noreferrer" target="_blank">' in body
+    assert "<mark>OpenTelemetry</mark>" in body and "<mark>konfiguriert</mark>" in body
+    assert "IRISRAG_LLM=none" not in body  # admin detail only
+
+
+def test_dashboard_show_sources_off_hides_the_sources(app, library):
+    body = ask(logged_in(app), areas=[library.alpha], show_sources=False)
+    assert 'id="sources"' not in body and "<mark>" not in body
+    assert "otel.yaml" in body  # the extractive answer itself stays
+
+
+def test_dashboard_original_path_is_shown_when_there_is_no_url(app, library):
+    with app.app_context(), db.connection_context():
+        add_document(library.alpha, "setup.md", ["OpenTelemetry wird mit setup konfiguriert."],
+                     original_path="/srv/docs/setup.md")
+    body = ask(logged_in(app), areas=[library.alpha])
+    assert "<code>/srv/docs/setup.md</code>" in body
+
+
+def test_dashboard_question_validation_messages(app, library):
+    client = logged_in(app)
+    assert "Please enter a question." in ask(client, "   ", [library.alpha])
+    too_long = ask(client, "Wie " * 1001, [library.alpha])
+    assert "The question is too long: please use at most 4000 characters." in too_long
+    assert 'id="sources"' not in too_long
+
+
+def test_dashboard_nothing_found_says_so_with_the_area_hint(app, library):
+    body = ask(logged_in(app), "Wann fährt der Zug nach Hamburg?", [library.alpha])
+    assert "No information was found in the context. Check the areas you selected." in body
+    assert "No sources were found." in body
+    assert "passed the lexical filter" not in body  # retrieval detail is for admins
+    admin_body = ask(logged_in(app, admin=True), "Wann fährt der Zug nach Hamburg?", [library.alpha])
+    assert "<details" in admin_body and "passed the lexical filter" in admin_body
+
+
+def test_dashboard_user_without_areas_gets_a_clear_message(app, library):
+    client = logged_in(app, "dave")
+    assert "You do not have access to any area yet." in client.get("/").get_data(as_text=True)
+    assert "You do not have access to any area yet." in ask(client, areas=[library.alpha])
+
+
+# --- sanitising --------------------------------------------------------------------------
+
+
+def test_dashboard_document_script_and_llm_img_render_inert(app, library):
+    with app.app_context(), db.connection_context():
+        add_document(library.alpha, "<script>alert('name')</script>.md",
+                     ["OpenTelemetry wird konfiguriert <script>alert('doc')</script> und konfiguriert."])
+    client = logged_in(app)
+    extractive = ask(client, areas=[library.alpha])
+    assert "<script>" not in extractive
+    assert "&lt;script&gt;alert(&#39;doc&#39;)&lt;/script&gt;" in extractive  # passage text, escaped
+    assert "&lt;script&gt;alert(&#39;name&#39;)&lt;/script&gt;.md" in extractive  # file name, escaped
+    with app.app_context():
+        components.get().__dict__["llm"] = FakeLLM('Siehe [1] <img src=x onerror="alert(1)"> <script>x()</script>')
+    answered = ask(client, areas=[library.alpha])
+    assert "onerror" not in answered and "<img" not in answered and "<script>" not in answered
+    assert "Siehe [1]" in answered
+
+
+# --- the real Ollama client against a local HTTP server ------------------------------------
+
+
+def test_dashboard_ollama_prompt_has_numbered_context_question_and_model(tmp_path, database_url, redis_url,
+                                                                         http_stub):
+    http_stub.add("POST", "/api/chat", chat_reply("Die Konfiguration steht in **otel.yaml** [1]."))
+    app = ollama_app(tmp_path, database_url, redis_url, http_stub)
+    library = seed_library(app)
+    body = ask(logged_in(app), areas=[library.alpha])
+    assert "Die Konfiguration steht in <strong>otel.yaml</strong> [1]." in body
+    assert f"Written by ollama:{MODEL} from the passages found." in body
+    request = http_stub.last("POST", "/api/chat")
+    assert request.json["model"] == MODEL and request.json["stream"] is False
+    system, user = request.json["messages"]
+    assert system["role"] == "system" and "numbered context" in system["content"]
+    assert f"[1] (document {library.alpha_doc}, chunk 0)\nOpenTelemetry wird über die Datei otel.yaml" in user["content"]
+    assert user["content"].rstrip().endswith(f"Question: {QUESTION}")
+    assert BETA_SECRET not in user["content"]
+
+
+@pytest.mark.parametrize(("reply", "message"), [
+    (Reply(status=500, body="model crashed"), "The language model reported an error."),
+    (Reply(delay=3.0, json={}), "The language model did not answer in time."),
+])
+def test_dashboard_ollama_failures_give_clear_messages_and_admin_detail(tmp_path, database_url, redis_url,
+                                                                        http_stub, reply, message):
+    http_stub.add("POST", "/api/chat", reply)
+    app = ollama_app(tmp_path, database_url, redis_url, http_stub, LLM_TIMEOUT=0.5)
+    library = seed_library(app)
+    user_body = ask(logged_in(app), areas=[library.alpha])
+    assert message in user_body
+    assert "No language model is available, so here are the passages that match best:" in user_body
+    assert "otel.yaml" in user_body and "<mark>OpenTelemetry</mark>" in user_body
+    assert http_stub.url not in user_body and "127.0.0.1" not in user_body and "<details" not in user_body
+    assert "tell an administrator" in user_body
+    admin_body = ask(logged_in(app, "carol", admin=True), areas=[library.alpha])
+    assert message in admin_body
+    detail = html.unescape(admin_body.split("<details", 1)[1].split("</details>", 1)[0])
+    assert f"{http_stub.url}/api/chat" in detail and f"model={MODEL}" in detail
+
+
+def test_dashboard_unreachable_llm_hides_the_url_from_users(tmp_path, database_url, redis_url):
+    url = f"http://127.0.0.1:{closed_port()}"
+    app = make_app(tmp_path, database_url, redis_url, LLM="ollama", OLLAMA_URL=url, LLM_TIMEOUT=2.0)
+    library = seed_library(app)
+    body = ask(logged_in(app), areas=[library.alpha])
+    assert "The language model could not be reached." in body and url not in body
+    assert url in html.unescape(ask(logged_in(app, "carol", admin=True), areas=[library.alpha]))
