@@ -3,7 +3,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: run setup install test lint bench translations clean-instance
+.PHONY: run setup install test lint bench translations readme
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,3 +27,6 @@ test: install translations
 
 lint: install
 	$(VENV)/bin/ruff check .
+
+readme: install
+	$(PY) scripts/readme_settings.py

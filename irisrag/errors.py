@@ -89,6 +89,10 @@ class FetchError(ImportError_):
     code = "fetch_failed"
     status = 502
 
+    def __init__(self, message: str, detail: str = "", *, retryable: bool = False) -> None:
+        super().__init__(message, detail)
+        self.retryable = retryable  # a network hiccup or a server error: trying later may work
+
 
 class BlockedAddress(FetchError):
     """The URL points to an address the SSRF guard refuses."""

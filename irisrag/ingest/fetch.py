@@ -111,12 +111,13 @@ def _network_error(exc: Exception, url: str, timeout: float) -> FetchError:
     """Translate a requests/urllib3 exception into a FetchError with a clear message."""
     text = str(exc)
     if isinstance(exc, requests.Timeout) or "timed out" in text.lower():
-        return FetchError(f"The server did not answer: timed out after {timeout:g} s", f"{url}: {text}")
+        return FetchError(f"The server did not answer: timed out after {timeout:g} s", f"{url}: {text}",
+                          retryable=True)
     if isinstance(exc, requests.exceptions.SSLError):
         return FetchError("The secure connection (TLS) to the server failed", f"{url}: {text}")
     if isinstance(exc, requests.exceptions.TooManyRedirects):
         return FetchError("The URL redirects too often", f"{url}: {text}")
-    return FetchError("The server could not be reached", f"{url}: {type(exc).__name__}: {text}")
+    return FetchError("The server could not be reached", f"{url}: {type(exc).__name__}: {text}", retryable=True)
 
 
 def _check_length(response: requests.Response, max_bytes: int, url: str) -> None:
@@ -217,7 +218,8 @@ def _finish(
     if response.status_code >= 400 or response.status_code < 200 or response.status_code in REDIRECT_CODES:
         reason = response.reason or ""
         raise FetchError(
-            f"The server answered HTTP {response.status_code} {reason}".rstrip(), f"{current}"
+            f"The server answered HTTP {response.status_code} {reason}".rstrip(), f"{current}",
+            retryable=response.status_code >= 500 or response.status_code == 429,
         )
     declared = response.headers.get("Content-Type", "")
     if parse_content_type(declared)[0] not in ("", "application/octet-stream", "binary/octet-stream"):

@@ -7,7 +7,9 @@ registry sees them. Only network fetches are retried.
 from __future__ import annotations
 
 import logging
+import re
 import time
+import uuid
 import traceback
 from pathlib import Path
 
@@ -19,7 +21,7 @@ from rq.job import Job
 from irisrag import components
 from irisrag.errors import Conflict, IrisRagError
 from irisrag.extensions import db
-from irisrag.jobs.queue import enqueue
+from irisrag.jobs.queue import enqueue, queue_errors
 from irisrag.models import Document
 from irisrag.models.base import utcnow
 
@@ -27,41 +29,67 @@ log = logging.getLogger(__name__)
 PENDING = ("queued", "started", "deferred", "scheduled")
 
 
-def job_ids(document_id: int) -> tuple[str, str]:
-    """Return the (fetch, import) job ids of a document."""
-    return f"fetch-doc-{document_id}", f"import-doc-{document_id}"
+def _prefix() -> str:
+    # One Redis may serve several installations (or test runs): ids carry the queue name.
+    return re.sub(r"[^A-Za-z0-9_-]", "_", current_app.config["QUEUE_NAME"])
+
+
+def _pointer(document_id: int) -> str:
+    return f"irisrag:{_prefix()}:doc-job:{document_id}"
 
 
 def pending_job(document_id: int) -> Job | None:
     """Return the document's queued or running job, if any."""
     redis = components.get().redis
-    for job_id in job_ids(document_id):
-        try:
-            job = Job.fetch(job_id, connection=redis)
-        except NoSuchJobError:
-            continue
-        if job.get_status(refresh=False) in PENDING:
-            return job
-    return None
-
-
-def enqueue_document(document_id: int, *, fetch: bool, force: bool = False) -> Job | None:
-    """Queue the document's job unless one is already pending (double clicks do nothing twice)."""
-    if pending_job(document_id) is not None:
+    job_id = redis.get(_pointer(document_id))
+    if not job_id:
         return None
-    fetch_id, import_id = job_ids(document_id)
+    try:
+        job = Job.fetch(job_id.decode(), connection=redis)
+    except NoSuchJobError:
+        return None
+    return job if job.get_status(refresh=False) in PENDING else None
+
+
+def enqueue_document(document_id: int, *, fetch: bool, force: bool = False, abandoned: bool = False) -> Job | None:
+    """Queue the document's job unless one is already pending (double clicks do nothing twice).
+
+    Job ids are derived from the document plus an attempt stamp; a pointer in Redis names
+    the current one. ``abandoned`` says the document was marked failed because its worker
+    died: a job still registered as started is then a leftover and is not waited for.
+    """
+    with queue_errors():
+        job = pending_job(document_id)
+    if job is not None and not (abandoned and job.get_status(refresh=False) == "started"):
+        return None
+    stamp = uuid.uuid4().hex[:8]
+    kind = "fetch" if fetch else "import"
+    options = {"job_id": f"{_prefix()}-{kind}-doc-{document_id}-{stamp}", "failure_ttl": 7 * 86400}
     if fetch:
-        return enqueue(fetch_document, document_id, force, job_id=fetch_id,
-                       retry=Retry(max=2, interval=[5, 30]), failure_ttl=7 * 86400)
-    return enqueue(import_document, document_id, force, job_id=import_id, failure_ttl=7 * 86400)
+        job = enqueue(fetch_document, document_id, force, retry=Retry(max=2, interval=[5, 30]), **options)
+    else:
+        job = enqueue(import_document, document_id, force, **options)
+    with queue_errors():
+        components.get().redis.set(_pointer(document_id), job.id, ex=7 * 86400)
+    return job
 
 
 class RowProgress:
-    """Write stage and done/total to the Document row, at most every 0.5 s within a stage."""
+    """Write stage and done/total to the Document row, at most every 0.5 s within a stage.
 
-    def __init__(self, document_id: int) -> None:
+    Each write also renews the document's lock: a job that stops making progress (its
+    worker died) loses the lock after IMPORT_STALE_SECONDS, when it is also marked failed.
+    """
+
+    def __init__(self, document_id: int, lock=None) -> None:
         self.document_id = document_id
-        self._last = (None, 0.0)
+        self.lock = lock
+        self._last: tuple[str | None, float] = (None, 0.0)
+
+    @property
+    def stage(self) -> str | None:
+        """Return the last stage reported."""
+        return self._last[0]
 
     def __call__(self, stage: str, done: int, total: int) -> None:
         now = time.monotonic()
@@ -69,6 +97,8 @@ class RowProgress:
         if stage == last_stage and now - last_time < 0.5 and done < total:
             return
         self._last = (stage, now)
+        if self.lock is not None:
+            self.lock.reacquire()
         Document.update(status=stage, progress_done=done, progress_total=total, updated_at=utcnow()).where(
             Document.id == self.document_id).execute()
 
@@ -86,22 +116,44 @@ def record_failure(document_id: int, exc: BaseException, stage: str | None = Non
 
 
 def _lock(document_id: int):
-    timeout = current_app.config["JOB_TIMEOUT"] + 60
-    return components.get().redis.lock(f"irisrag:lock:doc:{document_id}", timeout=timeout, blocking_timeout=0)
+    timeout = max(2, current_app.config["IMPORT_STALE_SECONDS"])
+    return components.get().redis.lock(f"irisrag:{_prefix()}:lock:doc:{document_id}", timeout=timeout, blocking_timeout=0)
 
 
-def import_document(document_id: int, force: bool = False) -> dict:
-    """Run the pipeline for one document (the RQ task)."""
+class _NoLock:
+    """Stands in for the Redis lock when the CLI imports in-process without Redis (``--sync``)."""
+
+    def acquire(self) -> bool:
+        return True
+
+    def release(self) -> None:
+        pass
+
+    def reacquire(self) -> bool:
+        return True
+
+
+def _release(lock) -> None:
+    from redis.exceptions import LockError
+
+    try:
+        lock.release()
+    except LockError:  # expired while we were stuck: someone may hold it now; nothing to free
+        log.warning("import_lock_expired name=%s", lock.name)
+
+
+def import_document(document_id: int, force: bool = False, *, use_lock: bool = True) -> dict:
+    """Run the pipeline for one document (the RQ task; the CLI's --sync calls it in-process)."""
     from irisrag.ingest.pipeline import ImportJob, PipelineSettings, run_import
 
     with db.connection_context():
         doc = Document.get_or_none(Document.id == document_id)
         if doc is None:
             return {"document_id": document_id, "status": "deleted"}
-        lock = _lock(document_id)
+        lock = _lock(document_id) if use_lock else _NoLock()
         if not lock.acquire():
             raise Conflict("This document is being imported by another job.", f"document {document_id}")
-        progress = RowProgress(document_id)
+        progress = RowProgress(document_id, lock)
         comps, config = components.get(), current_app.config
         try:
             job = ImportJob(doc.id, doc.area_id, Path(doc.directory) / doc.name, doc.kind, doc.sha256,
@@ -109,10 +161,10 @@ def import_document(document_id: int, force: bool = False) -> dict:
             settings = PipelineSettings(config["CHUNK_SIZE"], config["CHUNK_OVERLAP"], config["EMBEDDING_BATCH_SIZE"])
             result = run_import(job, embedder=comps.embedder, store=comps.store, settings=settings, progress=progress)
         except BaseException as exc:
-            record_failure(document_id, exc, progress._last[0])
+            record_failure(document_id, exc, progress.stage)
             raise
         finally:
-            lock.release()
+            _release(lock)
         Document.update(status=result.status, sha256=result.sha256, size_bytes=result.size_bytes,
                         chunk_count=result.chunks, embedder_key=comps.embedder.key, imported_at=utcnow(),
                         progress_done=result.chunks, progress_total=result.chunks, error=None, error_detail=None,
@@ -121,7 +173,7 @@ def import_document(document_id: int, force: bool = False) -> dict:
                 "timings": result.timings}
 
 
-def fetch_document(document_id: int, force: bool = False) -> dict:
+def fetch_document(document_id: int, force: bool = False, *, use_lock: bool = True) -> dict:
     """Fetch a URL document into <upload root>/url/ (retried on network errors), then import it."""
     from irisrag.ingest.fetch import fetch_url
     from irisrag.ingest.stage import stage_bytes, url_file_name
@@ -142,10 +194,20 @@ def fetch_document(document_id: int, force: bool = False) -> dict:
             path = stage_bytes(upload_root(), "url", name, content)
         except BaseException as exc:
             record_failure(document_id, exc, "fetching")
+            _no_retry_unless_network(exc)
             raise
         Document.update(name=path.name, directory=str(path.parent), kind="pdf" if kind == "pdf" else "text",
                         updated_at=utcnow()).where(Document.id == document_id).execute()
-    return import_document(document_id, force)
+    return import_document(document_id, force, use_lock=use_lock)
+
+
+def _no_retry_unless_network(exc: BaseException) -> None:
+    """Only network errors and server errors are worth another try; stop RQ retrying the rest."""
+    from rq import get_current_job
+
+    job = get_current_job()
+    if job is not None and not getattr(exc, "retryable", False):
+        job.retries_left = 0  # the worker reads this very object when it handles the failure
 
 
 def _html_to_markdown(fetched) -> bytes:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+from contextlib import contextmanager
 from typing import Any, Callable
 
 from redis.exceptions import RedisError
@@ -12,14 +13,20 @@ from irisrag.errors import QueueUnavailable
 log = logging.getLogger(__name__)
 
 
+@contextmanager
+def queue_errors():
+    """Translate Redis failures into QueueUnavailable with the configured URL as detail."""
+    url = components.get().config["REDIS_URL"]
+    try:
+        yield
+    except RedisError as exc:
+        log.warning("queue_unavailable url=%s error=%s", url, exc)
+        raise QueueUnavailable(
+            "The job queue (Redis) is not reachable, so the import could not be started.", detail=f"{url}: {exc}"
+        ) from exc
+
+
 def enqueue(func: Callable[..., Any] | str, *args: Any, job_id: str | None = None, **options: Any):
     """Put a job on the import queue; raise QueueUnavailable when Redis does not answer."""
-    comps = components.get()
-    try:
-        return comps.queue.enqueue(func, *args, job_id=job_id, **options)
-    except RedisError as exc:
-        log.warning("queue_unavailable url=%s error=%s", comps.config["REDIS_URL"], exc)
-        raise QueueUnavailable(
-            "The job queue (Redis) is not reachable, so the import could not be started.",
-            detail=f"{comps.config['REDIS_URL']}: {exc}",
-        ) from exc
+    with queue_errors():
+        return components.get().queue.enqueue(func, *args, job_id=job_id, **options)

@@ -62,10 +62,11 @@ def queue_import(doc: Document, *, force: bool = False) -> Document:
     """Mark the document queued and enqueue its job (once: the job id is derived from the document)."""
     from irisrag.jobs import documents as document_jobs
 
+    abandoned = doc.status == "failed"
     Document.update(status="queued", progress_done=0, progress_total=0, error=None, error_detail=None,
                     updated_at=utcnow()).where(Document.id == doc.id).execute()
     try:
-        document_jobs.enqueue_document(doc.id, fetch=bool(doc.source_url), force=force)
+        document_jobs.enqueue_document(doc.id, fetch=bool(doc.source_url), force=force, abandoned=abandoned)
     except Exception as exc:
         message = getattr(exc, "message", "The import could not be queued.")
         Document.update(status="failed", error=message, error_detail=getattr(exc, "detail", str(exc)),

@@ -1,5 +1,6 @@
 """A real worker process (worker.py) runs jobs from a real Redis inside the app context."""
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -16,7 +17,8 @@ from irisrag.jobs.tasks import ping
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def start_worker(app, tmp_path: Path) -> subprocess.Popen:
+def start_worker(app, tmp_path: Path, **extra_env: str) -> subprocess.Popen:
+    """Start worker.py as its own process group (so a test can kill it and its work horse)."""
     env = {
         **os.environ,
         "IRISRAG_SECRET_KEY": "test",
@@ -27,9 +29,45 @@ def start_worker(app, tmp_path: Path) -> subprocess.Popen:
         "IRISRAG_UPLOAD_ROOT": app.config["UPLOAD_ROOT"],
         "IRISRAG_EMBEDDER": app.config["EMBEDDER"],
         "IRISRAG_LLM": "none",
+        "IRISRAG_URL_ALLOWLIST": ",".join(app.config["URL_ALLOWLIST"]),
+        "IRISRAG_SRC_VOLUME_PATH": app.config["SRC_VOLUME_PATH"],
+        "IRISRAG_EMBEDDING_BATCH_SIZE": str(app.config["EMBEDDING_BATCH_SIZE"]),
+        "IRISRAG_FAKE_EMBED_DELAY": str(app.config["FAKE_EMBED_DELAY"]),
+        "IRISRAG_LANCEDB_READ_CONSISTENCY_SECONDS": "0",
+        "IRISRAG_IMPORT_STALE_SECONDS": str(app.config["IMPORT_STALE_SECONDS"]),
+        **extra_env,
     }
-    log = open(tmp_path / "worker.log", "wb")
-    return subprocess.Popen([sys.executable, "worker.py"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    log = open(tmp_path / "worker.log", "ab")
+    return subprocess.Popen([sys.executable, "worker.py"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+
+
+def _children(pid: int) -> list[int]:
+    """Return child pids (RQ's work horse runs in a session of its own)."""
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(p) for p in text.split()]
+
+
+def stop_worker(worker: subprocess.Popen, sig: int = signal.SIGTERM) -> None:
+    """Stop a worker; with SIGKILL its work horse dies with it, as in a machine crash."""
+    if sig == signal.SIGKILL:
+        for child in _children(worker.pid):
+            try:
+                os.kill(child, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    try:
+        os.killpg(worker.pid, sig)
+    except ProcessLookupError:
+        return
+    try:
+        worker.wait(20)
+    except subprocess.TimeoutExpired:
+        os.killpg(worker.pid, signal.SIGKILL)
+        worker.wait(10)
 
 
 def wait_for(job: Job, seconds: float = 60) -> Job:
@@ -55,8 +93,7 @@ def test_worker_process_runs_a_job_in_the_app_context(app, make_user, tmp_path):
         assert result["token"] == "hello" and result["users"] == 1
         assert result["queue"] == app.config["QUEUE_NAME"] and result["pid"] != os.getpid()
     finally:
-        worker.terminate()
-        worker.wait(20)
+        stop_worker(worker)
         with app.app_context():
             Queue(app.config["QUEUE_NAME"], connection=components.get().redis).empty()
 
