@@ -34,6 +34,7 @@ def init_app(app: Flask) -> None:
     """Attach the command group."""
     from irisrag.cli import (
         ask,  # noqa: F401
+        imports,  # noqa: F401
         setup,  # noqa: F401  (registers commands)
     )
 

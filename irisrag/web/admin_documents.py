@@ -1,10 +1,203 @@
-"""Admin documents tab (SPEC 6): list now; the import issue adds the import actions."""
+"""Admin documents tab (SPEC 3, 6): list, imports (upload, path, URL), live progress, rebuild, delete, coverage.
+
+Routes are registered on the ``admin`` blueprint. Each view parses its input, calls one
+service and renders the tab (or one row); typed errors become messages in the tab, per
+imported item where one request imports several.
+"""
 from __future__ import annotations
 
-from irisrag.models import Document
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from flask import current_app, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from irisrag.errors import IrisRagError, NotFound
+from irisrag.ingest.extract import SUPPORTED, supported_types_text
+from irisrag.ingest.stage import size_text
+from irisrag.services import coverage as coverage_service
+from irisrag.services import documents as document_service
+from irisrag.web.admin import bp, render_tab
+from irisrag.web.htmx import is_htmx
+from irisrag.web.security import admin_required
+
+log = logging.getLogger(__name__)
+TAB = "documents"
+MAX_URL_LINES = 100
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One item of an import request: queued, or refused with a reason."""
+
+    label: str
+    ok: bool
+    message: str = ""
+    detail: str = ""
+    status: int = 200
 
 
 def documents_context() -> dict:
-    """Return what the documents tab shows."""
-    documents = list(Document.select(Document).order_by(Document.created_at.desc()).limit(500))
-    return {"documents": documents}
+    """Return what the documents tab shows (imports of dead workers are marked failed first)."""
+    document_service.mark_stale_failed()
+    area_filter = request.args.get("area", type=int)
+    config = current_app.config
+    return {
+        "documents": document_service.list_documents(area_filter), "area_filter": area_filter,
+        "outcomes": [], "entered": {}, "accept": ",".join(SUPPORTED), "supported": supported_types_text(),
+        "max_upload": size_text(config["MAX_UPLOAD_BYTES"]), "volume_configured": bool(config["SRC_VOLUME_PATH"]),
+    }
+
+
+def _visible(status: int) -> int:
+    # htmx (base.html responseHandling) swaps 2xx and 4xx only; a 5xx message would never be seen.
+    return status if status < 500 else 200
+
+
+def _import_each(items: Iterable[tuple[str, Any]], call: Callable[[Any], Any]) -> list[Outcome]:
+    """Import every item on its own, so some may be queued while others are refused."""
+    outcomes = []
+    for label, value in items:
+        try:
+            doc = call(value)
+        except IrisRagError as exc:
+            log.info("import_refused item=%r code=%s", label[:200], exc.code)
+            outcomes.append(Outcome(label, False, exc.message, exc.detail, exc.status))
+        else:
+            outcomes.append(Outcome(doc.name, True))
+    return outcomes
+
+
+def _show_outcomes(outcomes: list[Outcome], entered: dict):
+    """Render the tab with one line per imported item and a summary."""
+    failed = [o for o in outcomes if not o.ok]
+    queued = len(outcomes) - len(failed)
+    message = ngettext("%(num)d import queued.", "%(num)d imports queued.", queued) if queued else None
+    error = ngettext("%(num)d item was refused.", "%(num)d items were refused.", len(failed)) if failed else None
+    status = 200 if queued else _visible(failed[0].status)
+    return render_tab(TAB, status, outcomes=outcomes, message=message, error=error,
+                      entered=entered if failed else {"area": entered.get("area")})
+
+
+def _refuse(message: str, entered: dict, status: int = 400):
+    return render_tab(TAB, status, error=message, entered=entered)
+
+
+def _act(action: Callable[[], Any], message: Callable[[Any], str], row: int | None = None):
+    """Run a document action; show its outcome in the tab (an error next to its row)."""
+    try:
+        result = action()
+    except IrisRagError as exc:
+        shown = {"row_errors": {row: exc.message}} if row is not None else {}
+        return render_tab(TAB, _visible(exc.status), error=exc.message, **shown)
+    if not is_htmx():
+        return redirect(url_for("admin.index", tab=TAB, area=request.args.get("area", type=int)))
+    return render_tab(TAB, message=message(result))
+
+
+# --- imports ------------------------------------------------------------------
+
+@bp.route("/documents/upload", methods=["POST"])
+@admin_required
+def upload_documents():
+    area, entered = request.form.get("area", type=int), {"area": request.form.get("area", type=int)}
+    files = [f for f in request.files.getlist("files") if f.filename]
+    if area is None or not files:
+        return _refuse(_("Please choose an area.") if area is None else _("Please choose at least one file."), entered)
+    return _show_outcomes(_import_each(
+        ((f.filename, f) for f in files), lambda f: document_service.import_upload(area, f.filename, f.stream),
+    ), entered)
+
+
+@bp.route("/documents/path", methods=["POST"])
+@admin_required
+def import_path_document():
+    area, path = request.form.get("area", type=int), request.form.get("path", "")
+    entered = {"area": area, "path": path}
+    if area is None:
+        return _refuse(_("Please choose an area."), entered)
+    return _show_outcomes(_import_each([(path.strip(), path)],
+                                       lambda p: document_service.import_path(area, p)), entered)
+
+
+@bp.route("/documents/urls", methods=["POST"])
+@admin_required
+def import_url_documents():
+    area, text = request.form.get("area", type=int), request.form.get("urls", "")
+    entered, urls = {"area": area, "urls": text}, [line.strip() for line in text.splitlines() if line.strip()]
+    if area is None or not urls:
+        return _refuse(_("Please choose an area.") if area is None else _("Please enter at least one web address."),
+                       entered)
+    if len(urls) > MAX_URL_LINES:
+        return _refuse(_("Please enter at most %(num)d web addresses at once.", num=MAX_URL_LINES), entered)
+    return _show_outcomes(_import_each(((u, u) for u in urls),
+                                       lambda u: document_service.import_url(area, u)), entered)
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+def upload_too_large(exc: RequestEntityTooLarge):
+    """Refuse a request over the total size limit next to the upload form, leaving the tab as it is."""
+    # The body stays unread, so the tab (whose forms would read it) cannot be rendered here.
+    limit = size_text(current_app.config["MAX_CONTENT_LENGTH"])
+    message = _("The upload is larger than %(limit)s in all. Upload fewer files at once.", limit=limit)
+    if request.endpoint != "admin.upload_documents" or not is_htmx():
+        return render_template("error.html", code=413, message=message), 413
+    html = render_template("admin/_upload_error.html", error=message)
+    return html, 413, {"HX-Retarget": "#upload-error", "HX-Reswap": "outerHTML"}
+
+
+# --- one document, all documents ---------------------------------------------
+
+@bp.route("/documents/<int:document_id>/row")
+@admin_required
+def document_row(document_id: int):
+    """Return one row; it keeps polling itself only while its import runs."""
+    if not is_htmx():
+        return render_tab(TAB)
+    try:
+        doc = document_service.get_document(document_id)
+        if doc.is_running and document_service.mark_stale_failed():
+            doc = document_service.get_document(document_id)
+    except NotFound:
+        return ""  # deleted meanwhile: the row disappears
+    return render_template("admin/_document_row.html", d=doc, row_errors={})
+
+
+@bp.route("/documents/<int:document_id>/rebuild", methods=["POST"])
+@admin_required
+def rebuild_document(document_id: int):
+    return _act(lambda: document_service.rebuild(document_id),
+                lambda doc: _("“%(name)s” is queued for a rebuild.", name=doc.name), row=document_id)
+
+
+@bp.route("/documents/rebuild", methods=["POST"])
+@admin_required
+def rebuild_all_documents():
+    return _act(document_service.rebuild_all,
+                lambda docs: ngettext("%(num)d document queued for a rebuild.",
+                                      "%(num)d documents queued for a rebuild.", len(docs)))
+
+
+@bp.route("/documents/<int:document_id>/delete", methods=["POST"])
+@admin_required
+def delete_document(document_id: int):
+    return _act(lambda: document_service.delete_document(document_id),
+                lambda name: _("“%(name)s” deleted with its chunks.", name=name), row=document_id)
+
+
+@bp.route("/documents/coverage")
+@admin_required
+def document_coverage():
+    """Return the chunk coverage overview (loaded by the tab after it is shown)."""
+    if not is_htmx():
+        return render_tab(TAB)
+    area_filter = request.args.get("area", type=int)
+    try:
+        rows, error = coverage_service.chunk_coverage(area_filter), None
+    except IrisRagError as exc:
+        rows, error = [], exc.message
+    return render_template("admin/_coverage.html", rows=rows, error=error, area_filter=area_filter)
