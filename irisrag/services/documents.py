@@ -91,8 +91,11 @@ def import_url(area_ident: int | str, url: str) -> Document:
     url = (url or "").strip()
     if not url.lower().startswith(("http://", "https://")) or len(url) > 2048:
         raise ValidationError("Please enter a web address starting with http:// or https://.", field="url")
-    name = stage.url_file_name(url, "html")
-    doc, _ = register(area, upload_root() / "url", name, "html", source_url=url)
+    known = Document.get_or_none(Document.source_url == url)
+    if known is not None:  # the fetch may have renamed it (a PDF behind the URL)
+        doc, _ = register(area, known.directory, known.name, known.kind, source_url=url)
+    else:
+        doc, _ = register(area, upload_root() / "url", stage.url_file_name(url, "html"), "html", source_url=url)
     return queue_import(doc)
 
 
@@ -155,6 +158,8 @@ def rebuild_all() -> list[Document]:
 def delete_document(document_id: int) -> str:
     """Delete a document with all its chunks and its staged file; return its name."""
     doc = get_document(document_id)
+    if doc.is_running and doc.status != "queued":
+        raise Conflict(f"“{doc.name}” is being imported right now; delete it when the import has finished.")
     components.get().store.delete_document(doc.id)
     staged = Path(doc.directory) / doc.name
     if _inside(staged, upload_root()) and staged.is_file():

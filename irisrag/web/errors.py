@@ -11,6 +11,14 @@ from irisrag.errors import IrisRagError
 log = logging.getLogger(__name__)
 
 
+def _page(code: int, message: str):
+    """Render the error as a page, or as a fragment that htmx swaps into its target."""
+    from irisrag.web.htmx import is_htmx
+
+    template = "_error.html" if is_htmx() else "error.html"
+    return render_template(template, code=code, message=message), code
+
+
 def _wants_json() -> bool:
     return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
 
@@ -23,13 +31,13 @@ def init_app(app: Flask) -> None:
         log.warning("csrf_rejected path=%s reason=%s", request.path, exc.description)
         if _wants_json():
             return jsonify(error={"code": "csrf", "message": exc.description}), 400
-        return render_template("error.html", code=400, message=exc.description), 400
+        return _page(400, exc.description)
 
     @app.errorhandler(IrisRagError)
     def _domain(exc: IrisRagError):
         if _wants_json():
             return jsonify(error={"code": exc.code, "message": exc.message}), exc.status
-        return render_template("error.html", code=exc.status, message=exc.message), exc.status
+        return _page(exc.status, exc.message)
 
     for code in (400, 403, 404, 405, 413, 429, 500):
         app.register_error_handler(code, _http_error)
@@ -43,4 +51,4 @@ def _http_error(exc):
         message = "Something went wrong on our side. The error has been logged."
     if _wants_json():
         return jsonify(error={"code": str(code), "message": message}), code
-    return render_template("error.html", code=code, message=message), code
+    return _page(code, message)
