@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from functools import cached_property
-from typing import Any, Mapping
+from typing import Any
 
 from flask import Flask, current_app
 

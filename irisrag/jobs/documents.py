@@ -9,8 +9,8 @@ from __future__ import annotations
 import logging
 import re
 import time
-import uuid
 import traceback
+import uuid
 from pathlib import Path
 
 from flask import current_app

@@ -1,7 +1,7 @@
 """Peewee base model bound to the shared database proxy."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from peewee import Model
 
@@ -10,7 +10,7 @@ from irisrag.extensions import db
 
 def utcnow() -> datetime:
     """Return the current UTC time without tzinfo (portable across SQLite and PostgreSQL)."""
-    return datetime.now(timezone.utc).replace(tzinfo=None)
+    return datetime.now(UTC).replace(tzinfo=None)
 
 
 class BaseModel(Model):

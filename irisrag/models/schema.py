@@ -6,7 +6,7 @@ transaction. Append new migrations, never edit old ones.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from peewee import IntegerField
 from playhouse.migrate import SchemaMigrator

@@ -1,7 +1,7 @@
 """The one place that decides which areas a user may query (user -> groups -> areas)."""
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from irisrag.errors import Forbidden
 from irisrag.models import Area, AreaGroup, User, UserGroup

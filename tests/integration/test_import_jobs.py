@@ -98,7 +98,7 @@ def test_import_empty_file_fails_with_a_reason(app, area, worker):
 
 
 def test_import_double_click_queues_one_job(app, area, tmp_path):
-    first = upload(app, "twice.md", b"Erster Inhalt fuer den Test.")
+    upload(app, "twice.md", b"Erster Inhalt fuer den Test.")
     upload(app, "twice.md", b"Erster Inhalt fuer den Test.")
     with app.app_context():
         queue = components.get().queue

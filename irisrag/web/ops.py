@@ -1,0 +1,24 @@
+"""Blueprint ``ops``: liveness and readiness for load balancers (no login, no content)."""
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from flask import Blueprint, jsonify, request
+
+from irisrag.services import health
+
+bp = Blueprint("ops", __name__)
+
+
+@bp.route("/healthz")
+def healthz():
+    return jsonify(status="ok")
+
+
+@bp.route("/readyz")
+def readyz():
+    checks = health.readiness(deep=request.args.get("deep") == "1")
+    ready = all(c.ok for c in checks)
+    # Details name only dependency kinds and errors, never document content.
+    body = {"status": "ready" if ready else "unavailable", "checks": [asdict(c) for c in checks]}
+    return jsonify(body), 200 if ready else 503
