@@ -33,6 +33,7 @@ def command(*args, **kwargs):
 def init_app(app: Flask) -> None:
     """Attach the command group."""
     from irisrag.cli import (
+        api_keys,  # noqa: F401
         ask,  # noqa: F401
         imports,  # noqa: F401
         setup,  # noqa: F401  (registers commands)

@@ -31,7 +31,7 @@ def select_locale() -> str:
 
 def init_web(app: Flask) -> None:
     """Register extensions, blueprints and hooks."""
-    from irisrag.web import admin, auth, dashboard, errors, security
+    from irisrag.web import admin, api, auth, dashboard, errors, ops, security
 
     csrf.init_app(app)
     htmx_ext.init_app(app)
@@ -43,6 +43,8 @@ def init_web(app: Flask) -> None:
     app.register_blueprint(auth.bp)
     app.register_blueprint(dashboard.bp)
     app.register_blueprint(admin.bp)
+    app.register_blueprint(ops.bp)
+    app.register_blueprint(csrf.exempt(api.bp))  # key-authenticated only, never by cookie
     errors.init_app(app)
 
     @app.before_request

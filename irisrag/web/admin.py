@@ -175,4 +175,7 @@ def change_link(kind: str):
     return run_action("links", lambda: call(first, group), _("Link removed.") if unlink else _("Link saved."))
 
 
-from irisrag.web import admin_documents  # noqa: E402,F401  (registers the documents routes)
+from irisrag.web import (  # noqa: E402  (these register their routes on bp)
+    admin_api_keys,  # noqa: F401
+    admin_documents,  # noqa: F401
+)

@@ -1,0 +1,261 @@
+"""Blueprint ``api``: the JSON API under /api/v1 for programs and agents (see ``openapi.py``).
+
+Every endpoint but the description needs an ``X-API-Key`` (``api_auth``); a session
+cookie never authenticates here, so the blueprint is exempt from CSRF. Views parse JSON,
+call one ``services.api`` function and serialise the result. Errors are JSON objects
+``{"error": {"code": ..., "message": ...}}`` with the stable codes of ``irisrag.errors``.
+"""
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import Any
+
+from flask import Blueprint, current_app, jsonify, request, url_for
+from werkzeug.exceptions import HTTPException
+
+from irisrag.errors import IrisRagError, NotFound, ValidationError
+from irisrag.models import Area, Document
+from irisrag.services import api as api_service
+from irisrag.web import openapi
+from irisrag.web.api_auth import current_key, key_required
+
+log = logging.getLogger(__name__)
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "too_large",
+              415: "unsupported_media_type", 429: "rate_limited", 500: "internal"}
+
+
+class InvalidJSON(ValidationError):
+    code = "invalid_json"
+
+
+# --- endpoints ------------------------------------------------------------------
+
+@bp.get("/openapi.json")
+def describe():
+    return jsonify(openapi.spec(server=request.script_root + bp.url_prefix))
+
+
+@bp.get("/areas")
+@key_required
+def list_areas():
+    return jsonify(areas=[_area(a) for a in api_service.areas(current_key())])
+
+
+@bp.post("/retrieve")
+@key_required
+def retrieve():
+    data = _json_body()
+    found = api_service.retrieve(current_key(), _text(data, "question"), _areas(data))
+    return jsonify(_retrieval(found))
+
+
+@bp.post("/answer")
+@key_required
+def answer():
+    data = _json_body()
+    use_llm = data.get("use_llm", True)
+    if not isinstance(use_llm, bool):
+        raise ValidationError("use_llm must be true or false.", field="use_llm")
+    result = api_service.answer(current_key(), _text(data, "question"), _areas(data), use_llm=use_llm)
+    return jsonify(_answer(result))
+
+
+@bp.get("/documents")
+@key_required
+def list_documents():
+    limit, offset = _int_arg("limit", 100), _int_arg("offset", 0)
+    docs, total = api_service.list_documents(current_key(), area=_area_ref(request.args.get("area")),
+                                             status=request.args.get("status") or None, limit=limit, offset=offset)
+    return jsonify(documents=[_document(d) for d in docs], total=total, limit=limit, offset=offset)
+
+
+@bp.post("/documents")
+@key_required
+def create_document():
+    if request.mimetype == "multipart/form-data":
+        upload = request.files.get("file")
+        doc = api_service.import_document(
+            current_key(), _area_ref(request.form.get("area")), url=request.form.get("url") if upload is None else None,
+            filename=upload.filename if upload else None, data=upload.stream if upload else None)
+    else:
+        data = _json_body()
+        doc = api_service.import_document(current_key(), _area_ref(data.get("area")), url=_text(data, "url"))
+    response = jsonify(_document(doc))
+    response.status_code = 202
+    response.headers["Location"] = url_for("api.show_document", document_id=doc.id)
+    return response
+
+
+@bp.get("/documents/<int:document_id>")
+@key_required
+def show_document(document_id: int):
+    return jsonify(_document(api_service.get_document(current_key(), document_id)))
+
+
+@bp.route("/", defaults={"rest": ""}, methods=["GET", "POST", "PUT", "PATCH", "DELETE"])
+@bp.route("/<path:rest>", methods=["GET", "POST", "PUT", "PATCH", "DELETE"])
+def unknown(rest: str):
+    allowed = _allowed_methods(request.path)
+    if allowed:
+        response = _error_response("method_not_allowed", f"Use {', '.join(allowed)} here.", 405)
+        response.headers["Allow"] = ", ".join(allowed)
+        return response
+    raise NotFound("There is no such API endpoint; see /api/v1/openapi.json.")
+
+
+# --- errors ---------------------------------------------------------------------
+
+def _error_response(code: str, message: str, status: int, field: str | None = None):
+    body: dict[str, Any] = {"code": code, "message": message}
+    if field:
+        body["field"] = field
+    response = jsonify(error=body)
+    response.status_code = status
+    return response
+
+
+@bp.errorhandler(IrisRagError)
+def _domain_error(exc: IrisRagError):
+    if exc.status >= 500:
+        log.warning("api_error code=%s detail=%s", exc.code, exc.detail)
+    return _error_response(exc.code, exc.message, exc.status, getattr(exc, "field", None))
+
+
+def _http_error(exc: HTTPException):
+    status = exc.code or 500
+    if status >= 500:
+        log.exception("api_internal_error path=%s", request.path)
+        return _error_response("internal", "Something went wrong on our side. The error has been logged.", 500)
+    return _error_response(HTTP_CODES.get(status, str(status)), exc.description or "", status)
+
+
+for _code in HTTP_CODES:
+    bp.register_error_handler(_code, _http_error)
+
+
+def _allowed_methods(path: str) -> list[str]:
+    """Return the methods another API route accepts at this path (a 405 rather than a 404)."""
+    adapter = current_app.url_map.bind_to_environ(request.environ)
+    allowed = []
+    for method in ("GET", "POST", "PUT", "PATCH", "DELETE"):
+        try:
+            endpoint, _ = adapter.match(path, method=method)
+        except HTTPException:
+            continue
+        if endpoint != "api.unknown":
+            allowed.append(method)
+    return allowed
+
+
+# --- input ----------------------------------------------------------------------
+
+def _json_body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise InvalidJSON("Send a JSON object with Content-Type: application/json.")
+    return data
+
+
+def _text(data: dict[str, Any], name: str) -> str | None:
+    value = data.get(name)
+    if value is not None and not isinstance(value, str):
+        raise ValidationError(f"{name} must be a string.", field=name)
+    return value
+
+
+def _areas(data: dict[str, Any]) -> list[int | str] | None:
+    value = data.get("areas")
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) > 1000 or not all(
+            isinstance(a, (int, str)) and not isinstance(a, bool) for a in value):
+        raise ValidationError("areas must be a list of area ids or names.", field="areas")
+    return value
+
+
+def _area_ref(value: Any) -> int | str | None:
+    """Return an area id (digits) or name from a query, form or JSON value."""
+    if isinstance(value, bool) or (value is not None and not isinstance(value, (int, str))):
+        raise ValidationError("area must be an area id or name.", field="area")
+    if isinstance(value, str):
+        value = value.strip()
+        return int(value) if value.isdigit() else (value or None)
+    return value
+
+
+def _int_arg(name: str, default: int) -> int:
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return default
+    if not raw.isdigit():
+        raise ValidationError(f"{name} must be a whole number.", field=name)
+    return int(raw)
+
+
+# --- output ---------------------------------------------------------------------
+
+def _time(value: datetime | None) -> str | None:
+    return value.isoformat(timespec="seconds") + "Z" if value else None
+
+
+def _timings(timings: dict[str, float]) -> dict[str, float]:
+    return {stage: round(seconds, 6) for stage, seconds in timings.items()}
+
+
+def _area(area: Area) -> dict[str, Any]:
+    return {"id": area.id, "name": area.name, "description": area.description}
+
+
+def _document(doc: Document) -> dict[str, Any]:
+    body = {
+        "id": doc.id, "name": doc.name, "area": {"id": doc.area.id, "name": doc.area.name}, "kind": doc.kind,
+        "status": doc.status, "running": doc.is_running,
+        "progress": {"done": doc.progress_done, "total": doc.progress_total}, "chunk_count": doc.chunk_count,
+        "source_url": doc.source_url, "original_path": doc.original_path, "error": doc.error,
+        "created_at": _time(doc.created_at), "updated_at": _time(doc.updated_at),
+        "imported_at": _time(doc.imported_at),
+    }
+    if current_key().is_admin:
+        body["error_detail"] = doc.error_detail
+    return body
+
+
+def _document_ref(doc: Document) -> dict[str, Any]:
+    return {"id": doc.id, "name": doc.name, "area": {"id": doc.area.id, "name": doc.area.name},
+            "source_url": doc.source_url, "original_path": doc.original_path}
+
+
+def _retrieval(found: api_service.Retrieval) -> dict[str, Any]:
+    chunks = [{"position": c.position, "document_id": c.hit.document_id, "area_id": c.hit.area_id,
+               "chunk_index": c.hit.chunk_index, "page": c.hit.page, "score": round(float(c.hit.score), 4),
+               "rank": c.hit.rank, "lexical_score": round(float(c.match.score), 4), "text": c.hit.text}
+              for c in found.context.chunks if c.hit.document_id in found.documents]
+    sources = [{"document_id": s.document_id, "score": round(s.score, 4)}
+               for s in found.context.sources if s.document_id in found.documents]
+    return {"question": found.question, "areas": list(found.area_ids), "chunks": chunks, "sources": sources,
+            "documents": [_document_ref(d) for d in found.documents.values()], "timings": _timings(found.timings)}
+
+
+def _citation(citation: Any) -> Any:
+    from dataclasses import asdict, is_dataclass
+
+    return asdict(citation) if is_dataclass(citation) else citation
+
+
+def _answer(result) -> dict[str, Any]:
+    return {
+        "question": result.question, "areas": list(result.area_ids), "status": result.status,
+        "answer": result.answer_text, "llm": result.llm, "extractive": result.extractive,
+        "notice": result.notice, "error": result.error,
+        "error_detail": result.error_detail if current_key().is_admin else None,
+        "citations": [_citation(c) for c in getattr(result, "citations", ())],
+        "context": [{"position": c.position, "document_id": c.document_id, "area_id": c.area_id,
+                     "chunk_index": c.chunk_index, "page": c.page, "score": c.score} for c in result.context],
+        "sources": [{"document_id": s.document_id, "name": s.name, "area": {"id": s.area_id, "name": s.area_name},
+                     "source_url": s.source_url, "original_path": s.original_path, "score": s.score,
+                     "passages": [{"chunk_index": p.chunk_index, "page": p.page, "score": p.score, "text": p.text}
+                                  for p in s.passages]} for s in result.sources],
+        "timings": _timings(result.timings),
+    }

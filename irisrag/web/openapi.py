@@ -1,0 +1,191 @@
+"""The OpenAPI 3 description of the JSON API, served at /api/v1/openapi.json.
+
+Paths are relative to the server URL (``/api/v1``). A test checks that every route the
+``api`` blueprint registers is described here with its methods.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+VERSION = "1.0.0"
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+ERROR_TEXTS = {
+    400: "Invalid JSON (`invalid_json`) or fields (`invalid`, with `field`).",
+    401: "Missing, unknown or revoked key, or a deactivated account (`unauthorized`).",
+    403: "An area the key does not reach, or an import with a non-admin key (`forbidden`).",
+    404: "Unknown document, or one outside the key's areas (`not_found`).",
+    409: "The document is being imported right now (`conflict`).",
+    413: "The upload is larger than the limit (`too_large`).",
+    502: "The embedding service failed (`embedding_failed`).",
+    503: "The job queue (Redis) is not reachable (`queue_unavailable`).",
+}
+
+
+def _errors(*statuses: int) -> dict[str, Any]:
+    return {str(s): {"$ref": f"#/components/responses/E{s}"} for s in statuses}
+
+
+def _error_responses() -> dict[str, Any]:
+    return {f"E{status}": _json(_ref("Error"), text) for status, text in ERROR_TEXTS.items()}
+
+
+_AREA_REFS = {
+    "type": "array", "maxItems": 1000,
+    "items": {"oneOf": [{"type": "integer"}, {"type": "string"}]},
+    "description": "Area ids or names; omitted: every area the key reaches. "
+                   "Naming any other area is refused with 403.",
+}
+
+SCHEMAS: dict[str, Any] = {
+    "Error": {
+        "type": "object", "required": ["error"],
+        "properties": {"error": {
+            "type": "object", "required": ["code", "message"],
+            "properties": {
+                "code": {"type": "string", "description": "Stable: unauthorized, forbidden, invalid, invalid_json, "
+                                                          "not_found, method_not_allowed, too_large, conflict, "
+                                                          "queue_unavailable, embedding_failed, internal, ..."},
+                "message": {"type": "string"},
+                "field": {"type": "string", "description": "The input the error is about, if any."},
+            },
+        }},
+    },
+    "Area": {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"},
+                                              "description": {"type": "string"}}},
+    "AreaRef": {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}},
+    "Question": {
+        "type": "object", "required": ["question"],
+        "properties": {"question": {"type": "string", "maxLength": 4000}, "areas": _AREA_REFS},
+    },
+    "AnswerRequest": {
+        "allOf": [_ref("Question"), {"type": "object", "properties": {
+            "use_llm": {"type": "boolean", "default": True,
+                        "description": "false: no model call, an extractive answer from the best passages."}}}],
+    },
+    "Timings": {"type": "object", "additionalProperties": {"type": "number"},
+                "description": "Seconds per stage (embed, search, fulltext, fuse, lexical, select, sources, "
+                               "context, llm, documents, total)."},
+    "Chunk": {"type": "object", "properties": {
+        "position": {"type": "integer", "description": "1-based number in the context, as cited [n]."},
+        "document_id": {"type": "integer"}, "area_id": {"type": "integer"}, "chunk_index": {"type": "integer"},
+        "page": {"type": "integer", "nullable": True}, "score": {"type": "number", "description": "cosine"},
+        "rank": {"type": "integer"}, "lexical_score": {"type": "number"}, "text": {"type": "string"}}},
+    "DocumentRef": {"type": "object", "properties": {
+        "id": {"type": "integer"}, "name": {"type": "string"}, "area": _ref("AreaRef"),
+        "source_url": {"type": "string", "nullable": True}, "original_path": {"type": "string", "nullable": True}}},
+    "Retrieval": {"type": "object", "properties": {
+        "question": {"type": "string"}, "areas": {"type": "array", "items": {"type": "integer"}},
+        "chunks": {"type": "array", "items": _ref("Chunk")},
+        "sources": {"type": "array", "items": {"type": "object", "properties": {
+            "document_id": {"type": "integer"}, "score": {"type": "number"}}}},
+        "documents": {"type": "array", "items": _ref("DocumentRef")}, "timings": _ref("Timings")}},
+    "Source": {"type": "object", "properties": {
+        "document_id": {"type": "integer"}, "name": {"type": "string"}, "area": _ref("AreaRef"),
+        "source_url": {"type": "string", "nullable": True}, "original_path": {"type": "string", "nullable": True},
+        "score": {"type": "number"},
+        "passages": {"type": "array", "items": {"type": "object", "properties": {
+            "chunk_index": {"type": "integer"}, "page": {"type": "integer", "nullable": True},
+            "score": {"type": "number"}, "text": {"type": "string"}}}}}},
+    "Answer": {"type": "object", "properties": {
+        "question": {"type": "string"}, "areas": {"type": "array", "items": {"type": "integer"}},
+        "status": {"type": "string", "enum": ["answered", "extractive", "no_context"]},
+        "answer": {"type": "string", "description": "Markdown; cites context passages as [n]."},
+        "llm": {"type": "string"}, "extractive": {"type": "boolean"},
+        "notice": {"type": "string", "nullable": True}, "error": {"type": "string", "nullable": True},
+        "error_detail": {"type": "string", "nullable": True, "description": "Admin keys only."},
+        "citations": {"type": "array", "items": {"type": "object"},
+                      "description": "Checked citations, numbered as the context (may be empty)."},
+        "context": {"type": "array", "items": _ref("Chunk")},
+        "sources": {"type": "array", "items": _ref("Source")}, "timings": _ref("Timings")}},
+    "Document": {"type": "object", "properties": {
+        "id": {"type": "integer"}, "name": {"type": "string"}, "area": _ref("AreaRef"), "kind": {"type": "string"},
+        "status": {"type": "string", "enum": ["queued", "fetching", "extracting", "chunking", "embedding", "done",
+                                              "unchanged", "failed"]},
+        "running": {"type": "boolean"},
+        "progress": {"type": "object", "properties": {"done": {"type": "integer"}, "total": {"type": "integer"}}},
+        "chunk_count": {"type": "integer"}, "source_url": {"type": "string", "nullable": True},
+        "original_path": {"type": "string", "nullable": True}, "error": {"type": "string", "nullable": True},
+        "error_detail": {"type": "string", "nullable": True, "description": "Admin keys only."},
+        "created_at": {"type": "string", "format": "date-time"}, "updated_at": {"type": "string", "format": "date-time"},
+        "imported_at": {"type": "string", "format": "date-time", "nullable": True}}},
+    "DocumentList": {"type": "object", "properties": {
+        "documents": {"type": "array", "items": _ref("Document")}, "total": {"type": "integer"},
+        "limit": {"type": "integer"}, "offset": {"type": "integer"}}},
+    "UrlImport": {"type": "object", "required": ["area", "url"], "properties": {
+        "area": {"oneOf": [{"type": "integer"}, {"type": "string"}], "description": "Area id or name."},
+        "url": {"type": "string", "format": "uri", "maxLength": 2048}}},
+    "FileImport": {"type": "object", "required": ["area", "file"], "properties": {
+        "area": {"type": "string", "description": "Area id or name."},
+        "file": {"type": "string", "format": "binary"}}},
+}
+
+PATHS: dict[str, Any] = {
+    "/openapi.json": {"get": {
+        "summary": "This description", "operationId": "describe", "security": [],
+        "responses": {"200": {"description": "OpenAPI 3 document", "content": {"application/json": {}}}}}},
+    "/areas": {"get": {
+        "summary": "Areas the key reaches", "operationId": "listAreas",
+        "responses": {"200": _json({"type": "object", "properties": {
+            "areas": {"type": "array", "items": _ref("Area")}}}, "The areas"), **_errors(401)}}},
+    "/retrieve": {"post": {
+        "summary": "Retrieval only: the numbered context chunks with scores, documents, timings",
+        "operationId": "retrieve",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("Question")}}},
+        "responses": {"200": _json(_ref("Retrieval"), "The context"), **_errors(400, 401, 403, 502)}}},
+    "/answer": {"post": {
+        "summary": "An answer with citations, sources and timings", "operationId": "answer",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("AnswerRequest")}}},
+        "responses": {"200": _json(_ref("Answer"), "The answer"), **_errors(400, 401, 403, 502)}}},
+    "/documents": {
+        "get": {
+            "summary": "Documents in the key's areas, newest first", "operationId": "listDocuments",
+            "parameters": [
+                {"name": "area", "in": "query", "schema": {"type": "string"}, "description": "Area id or name."},
+                {"name": "status", "in": "query", "schema": {"type": "string"}},
+                {"name": "limit", "in": "query", "schema": {"type": "integer", "default": 100, "maximum": 1000}},
+                {"name": "offset", "in": "query", "schema": {"type": "integer", "default": 0}}],
+            "responses": {"200": _json(_ref("DocumentList"), "One page of documents"), **_errors(400, 401, 403)}},
+        "post": {
+            "summary": "Queue an import (URL as JSON, or a file as multipart); admin accounts' keys only",
+            "description": "Needs the key of an admin account; the area must be one the key reaches. "
+                           "Answers 202 with the document; poll GET /documents/{document_id} for progress.",
+            "operationId": "importDocument",
+            "requestBody": {"required": True, "content": {
+                "application/json": {"schema": _ref("UrlImport")},
+                "multipart/form-data": {"schema": _ref("FileImport")}}},
+            "responses": {"202": {**_json(_ref("Document"), "Queued"), "headers": {
+                "Location": {"schema": {"type": "string"}, "description": "The document's status URL."}}},
+                **_errors(400, 401, 403, 409, 413, 503)}}},
+    "/documents/{document_id}": {"get": {
+        "summary": "A document's status and progress", "operationId": "getDocument",
+        "parameters": [{"name": "document_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+        "responses": {"200": _json(_ref("Document"), "The document"), **_errors(401, 404)}}},
+}
+
+
+def spec(server: str = "/api/v1") -> dict[str, Any]:
+    """Return the OpenAPI document with the given server URL."""
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "IrisRAG API", "version": VERSION,
+                 "description": "Grounded answers and retrieval over permissioned documents. Authenticate with "
+                                "an API key in the X-API-Key header; a key reaches at most its user's areas."},
+        "servers": [{"url": server}],
+        "security": [{"ApiKey": []}],
+        "paths": copy.deepcopy(PATHS),
+        "components": {
+            "securitySchemes": {"ApiKey": {"type": "apiKey", "in": "header", "name": "X-API-Key"}},
+            "schemas": copy.deepcopy(SCHEMAS),
+            "responses": _error_responses(),
+        },
+    }
