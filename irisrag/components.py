@@ -39,6 +39,7 @@ class Components:
             embedder.key,
             embedder.dim,
             read_consistency_seconds=self.config["LANCEDB_READ_CONSISTENCY_SECONDS"],
+            fts_language=self.config["FTS_LANGUAGE"],
         )
 
     @cached_property

@@ -6,8 +6,9 @@ then the overrides passed to the factory. Nothing here reads the environment at 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,16 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("MIN_SOURCE_SCORE", 1.0, "Source score a document needs to be shown as a found source.", float),
     Setting("FOUND_SOURCES_CHUNKS", 3, "Best chunks per document aggregated into its source score.", int),
     Setting("SOURCE_SCORE_RATIO", 0.5, "Shown sources score at least this share of the best source's score.", float),
+    # --- retrieval modes (hybrid = vector + full text, fused; README: retrieval quality) ---
+    Setting("RETRIEVAL_MODE", "hybrid", "Candidate retrieval: `vector` (cosine), `fulltext` (BM25 on LanceDB's full-text index) or `hybrid` (both, fused; best on the shared benchmarks)."),
+    Setting("FTS_LANGUAGE", "German", "Stemming language of the full-text index (`German`, `English`, ...); a change rebuilds the index at the next import."),
+    Setting("FUSION_METHOD", "convex", "Hybrid fusion: `convex` (weighted sum of min-max scaled scores) or `rrf` (weighted Reciprocal Rank Fusion)."),
+    Setting("FUSION_LEXICAL_WEIGHT", 0.65, "Weight of the full-text leg in the fusion when the question's terms occur in the searched areas.", float),
+    Setting("FUSION_COVERAGE_FLOOR", 0.2, "Share of question terms found by full text at or below which the fusion uses the vector leg alone.", float),
+    Setting("FUSION_COVERAGE_FULL", 0.6, "Share at or above which the full-text leg gets its whole weight (linear in between); set it at or below the floor for a constant weight.", float),
+    Setting("FUSION_RRF_K", 60.0, "The k of Reciprocal Rank Fusion (method `rrf` only).", float),
+    # --- history and feedback ---
+    Setting("HISTORY_RETENTION_DAYS", 90, "Days a question, its answer and its feedback are kept in the history; `0` keeps them forever. `flask rag prune-history` deletes older ones (asking does it too, at most hourly).", int),
 )
 
 DEFAULTS: dict[str, Any] = {s.key: s.default for s in SETTINGS}

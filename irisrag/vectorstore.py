@@ -13,7 +13,8 @@ INTERFACE (fixed; other modules rely on it):
         rank: int             # 0-based rank in the search that produced it
 
     class VectorStore:
-        def __init__(self, uri: str, model_key: str, dim: int, *, read_consistency_seconds: float | None = 2.0)
+        def __init__(self, uri: str, model_key: str, dim: int, *, read_consistency_seconds: float | None = 2.0,
+                     fts_language: str = "German")
         def replace_document(self, document_id: int, area_id: int, chunks: Sequence[ChunkIn], vectors: np.ndarray) -> None
         def delete_document(self, document_id: int) -> None
         def search(self, vector: np.ndarray, area_ids: Sequence[int], k: int) -> list[Hit]
@@ -21,7 +22,18 @@ INTERFACE (fixed; other modules rely on it):
         def count_by_document(self) -> dict[int, int]
         def count(self) -> int
 
-Also: ``set_area``, ``stored_model_keys``, ``version``, ``drop``.
+Also: ``set_area``, ``stored_model_keys``, ``version``, ``drop``; bulk ``replace_documents``.
+
+Full text (Lance's own inverted index on ``text``, stemming tokenizer of ``fts_language``)::
+
+        def refresh_indexes(self) -> str       # the pipeline calls it after writing; cheap when current
+        def search_fulltext(self, text: str, area_ids: Sequence[int], k: int, *,
+                            vector: np.ndarray | None = None) -> list[TextHit]
+
+Rows written after the index was built ARE found by full-text search in lancedb 0.40 (an
+unindexed tail is scanned flat), but they are scored with other term statistics than the
+indexed rows, so ``refresh_indexes`` folds them in (``optimize``) as soon as they exist.
+Deleted rows vanish from results at once. Without an index, full-text search finds nothing.
 
 One table per embedder (``chunks_<model key>``), so vectors of different models never mix.
 Every filter is built from ints only. Readers (the web process) pass a consistency interval,
@@ -32,6 +44,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -40,6 +53,8 @@ from typing import Any
 import lancedb
 import numpy as np
 import pyarrow as pa
+from lancedb.index import FTS
+from lancedb.query import MatchQuery
 
 from irisrag.errors import EmbedderMismatch, EmbeddingError
 
@@ -47,6 +62,11 @@ log = logging.getLogger(__name__)
 
 TABLE_PREFIX = "chunks_"
 _COLUMNS = ["document_id", "area_id", "chunk_index", "page", "text"]
+# Snowball stemmers of Lance's tokenizer; the index records the one it was built with.
+FTS_LANGUAGES = ("Arabic", "Danish", "Dutch", "English", "Finnish", "French", "German", "Greek", "Hungarian",
+                 "Italian", "Norwegian", "Portuguese", "Romanian", "Russian", "Spanish", "Swedish", "Tamil",
+                 "Turkish")
+_WORDS = re.compile(r"[^\W_]+")  # query words only: no phrase, field or boolean syntax reaches Lance
 
 
 @dataclass(frozen=True)
@@ -65,6 +85,15 @@ class Hit:
     text: str
     score: float
     rank: int
+
+
+@dataclass(frozen=True)
+class TextHit:
+    """A full-text match: ``hit.rank`` is its BM25 rank, ``hit.score`` the cosine to the query
+    vector passed to the search (0.0 without one), ``bm25`` the full-text score."""
+
+    hit: Hit
+    bm25: float
 
 
 def table_name(model_key: str) -> str:
@@ -95,7 +124,12 @@ def _in_list(ids: Sequence[int]) -> str:
 class VectorStore:
     """The chunk vectors of one embedder in one LanceDB table."""
 
-    def __init__(self, uri: str, model_key: str, dim: int, *, read_consistency_seconds: float | None = 2.0) -> None:
+    def __init__(self, uri: str, model_key: str, dim: int, *, read_consistency_seconds: float | None = 2.0,
+                 fts_language: str = "German") -> None:
+        language = next((name for name in FTS_LANGUAGES if name.lower() == str(fts_language).strip().lower()), None)
+        if language is None:
+            raise ValueError(f"unknown full-text language {fts_language!r}; one of {', '.join(FTS_LANGUAGES)}")
+        self.fts_language = language
         interval = None if read_consistency_seconds is None else timedelta(seconds=read_consistency_seconds)
         self.uri = uri
         self.model_key = model_key
@@ -105,6 +139,7 @@ class VectorStore:
         self._db = lancedb.connect(uri, read_consistency_interval=interval)
         self._table: Any = None
         self._lock = threading.Lock()
+        self._warned_no_index = False
 
     # --- tables ---------------------------------------------------------------
 
@@ -196,24 +231,33 @@ class VectorStore:
     def replace_document(self, document_id: int, area_id: int, chunks: Sequence[ChunkIn],
                          vectors: np.ndarray) -> None:
         """Replace a document's chunks in one commit: readers see all old or all new."""
-        matrix = self._vectors(chunks, vectors)
-        indices = [int(c.index) for c in chunks]
-        if len(set(indices)) != len(indices):
-            raise ValueError(f"document {document_id}: duplicate chunk indices")
-        if not chunks:
-            self.delete_document(document_id)
+        self.replace_documents([(document_id, area_id, chunks, vectors)])
+
+    def replace_documents(self, documents: Sequence[tuple[int, int, Sequence[ChunkIn], np.ndarray]]) -> None:
+        """Replace the chunks of several (document id, area id, chunks, vectors) in one commit."""
+        rows, ids = [], []
+        for document_id, area_id, chunks, vectors in documents:
+            matrix = self._vectors(chunks, vectors)
+            indices = [int(c.index) for c in chunks]
+            if len(set(indices)) != len(indices):
+                raise ValueError(f"document {document_id}: duplicate chunk indices")
+            ids.append(int(document_id))
+            if chunks:
+                rows.append(self._arrow_rows(document_id, area_id, chunks, matrix))
+        if not rows:
+            for document_id in ids:
+                self.delete_document(document_id)
             return
         table = self._open(create=True)
-        rows = self._arrow_rows(document_id, area_id, chunks, matrix)
-        # One merge = one version: upsert by id and delete this document's leftovers together.
+        # One merge = one version: upsert by id and delete these documents' leftovers together.
         (
             table.merge_insert("id")
             .when_matched_update_all()
             .when_not_matched_insert_all()
-            .when_not_matched_by_source_delete(f"document_id = {int(document_id)}")
-            .execute(rows)
+            .when_not_matched_by_source_delete(f"document_id IN ({_in_list(ids)})")
+            .execute(pa.concat_tables(rows) if len(rows) > 1 else rows[0])
         )
-        log.debug("table=%s document=%d chunks=%d event=replaced", self.table_name, document_id, len(chunks))
+        log.debug("table=%s documents=%d event=replaced", self.table_name, len(ids))
 
     def delete_document(self, document_id: int) -> None:
         """Delete a document's chunks."""
@@ -255,6 +299,57 @@ class VectorStore:
         rows = result.to_pylist()
         return [_hit(row, score=1.0 - float(row["_distance"]), rank=rank) for rank, row in enumerate(rows)]
 
+    def search_fulltext(self, text: str, area_ids: Sequence[int], k: int, *,
+                        vector: np.ndarray | None = None) -> list[TextHit]:
+        """Return the k best BM25 matches of the text's words within the given areas."""
+        areas = sorted({int(a) for a in area_ids})
+        words = _WORDS.findall(text or "")
+        table = self._open()
+        if not areas or k <= 0 or not words or table is None:
+            return []
+        if _fts_index(table) is None:
+            if not self._warned_no_index:  # once per store: the next refresh_indexes fixes it
+                log.warning("table=%s event=fulltext_without_index (refresh_indexes not run yet)", self.table_name)
+                self._warned_no_index = True
+            return []
+        columns = [*_COLUMNS, "_score", *(["vector"] if vector is not None else [])]
+        result = (
+            table.search(MatchQuery(" ".join(words), "text"), query_type="fts")
+            .where(f"area_id IN ({_in_list(areas)})", prefilter=True)
+            .select(columns)
+            .limit(int(k))
+            .to_arrow()
+        )
+        similarity = np.zeros(result.num_rows, dtype=np.float32)
+        if vector is not None and result.num_rows:
+            query = np.asarray(vector, dtype=np.float32).reshape(-1)
+            matrix = result.column("vector").combine_chunks().flatten().to_numpy().reshape(-1, self.dim)
+            similarity = matrix @ (query / max(float(np.linalg.norm(query)), 1e-12)).astype(np.float32)
+        rows = result.select([*_COLUMNS, "_score"]).to_pylist()
+        return [TextHit(_hit(row, score=float(similarity[rank]), rank=rank), float(row["_score"]))
+                for rank, row in enumerate(rows)]
+
+    def refresh_indexes(self) -> str:
+        """Create the full-text index or fold new rows into it; return what was done.
+
+        ``"none"`` (no rows), ``"current"`` (nothing to do: two metadata reads), ``"created"``
+        (no index yet, or one of another language), ``"optimized"`` (unindexed rows merged).
+        """
+        table = self._open()
+        if table is None or table.count_rows() == 0:
+            return "none"
+        index = _fts_index(table)
+        if index is None or (index.index_details or {}).get("language") != self.fts_language:
+            config = FTS(language=self.fts_language, stem=True, remove_stop_words=True, ascii_folding=True)
+            _retry(lambda: table.create_index("text", config=config, replace=True))
+            log.info("table=%s language=%s event=fulltext_index_created", self.table_name, self.fts_language)
+            return "created"
+        if index.num_unindexed_rows:
+            _retry(table.optimize)
+            log.info("table=%s rows=%d event=fulltext_index_updated", self.table_name, index.num_unindexed_rows)
+            return "optimized"
+        return "current"
+
     def chunks_of(self, document_id: int) -> list[Hit]:
         """Return a document's chunks ordered by chunk index (score 0, rank = position)."""
         table = self._open()
@@ -279,6 +374,23 @@ class VectorStore:
         """Return the number of stored chunks."""
         table = self._open()
         return 0 if table is None else table.count_rows()
+
+
+def _fts_index(table: Any) -> Any:
+    """Return the table's full-text index description, None without one."""
+    return next((i for i in table.list_indices() if i.index_type == "FTS" and i.columns == ["text"]), None)
+
+
+def _retry(operation: Any, attempts: int = 4) -> Any:
+    """Run a LanceDB maintenance call, retrying optimistic commit conflicts (another writer won)."""
+    for attempt in range(attempts):
+        try:
+            return operation()
+        except Exception as exc:  # lance raises plain errors; only the conflict is worth a retry
+            if "conflict" not in str(exc).lower() or attempt == attempts - 1:
+                raise
+            time.sleep(0.2 * (attempt + 1))
+    return None
 
 
 def _hit(row: dict[str, Any], *, score: float, rank: int) -> Hit:

@@ -35,6 +35,8 @@ def init_app(app: Flask) -> None:
     from irisrag.cli import (
         api_keys,  # noqa: F401
         ask,  # noqa: F401
+        evaluate,  # noqa: F401
+        history,  # noqa: F401
         imports,  # noqa: F401
         setup,  # noqa: F401  (registers commands)
     )

@@ -160,6 +160,8 @@ def import_document(document_id: int, force: bool = False, *, use_lock: bool = T
                             doc.chunk_count if doc.embedder_key == comps.embedder.key else 0, force)
             settings = PipelineSettings(config["CHUNK_SIZE"], config["CHUNK_OVERLAP"], config["EMBEDDING_BATCH_SIZE"])
             result = run_import(job, embedder=comps.embedder, store=comps.store, settings=settings, progress=progress)
+            if result.status == "done":
+                comps.store.refresh_indexes()  # keep the full-text index current for hybrid retrieval
         except BaseException as exc:
             record_failure(document_id, exc, progress.stage)
             raise

@@ -2,9 +2,11 @@
 from irisrag.models.access import Area, AreaGroup, Group, LoginAttempt, User, UserGroup
 from irisrag.models.api_keys import ApiKey, ApiKeyArea
 from irisrag.models.documents import Document
+from irisrag.models.evaluation import EvalRun
+from irisrag.models.history import Feedback, QuestionLog
 from irisrag.models.schema import SchemaVersion
 
-ALL_MODELS = (User, Group, Area, UserGroup, AreaGroup, LoginAttempt, Document, SchemaVersion,
-              ApiKey, ApiKeyArea)
+ALL_MODELS = (User, Group, Area, UserGroup, AreaGroup, LoginAttempt, Document, SchemaVersion, EvalRun,
+              ApiKey, ApiKeyArea, QuestionLog, Feedback)
 
-__all__ = ["ApiKey", "ApiKeyArea", "Area", "AreaGroup", "Document", "Group", "LoginAttempt", "SchemaVersion", "User", "UserGroup", "ALL_MODELS"]
+__all__ = ["ApiKey", "ApiKeyArea", "Area", "AreaGroup", "Document", "EvalRun", "Feedback", "Group", "LoginAttempt", "QuestionLog", "SchemaVersion", "User", "UserGroup", "ALL_MODELS"]

@@ -1,16 +1,26 @@
-"""Context building: vector candidates in the permitted areas, lexical filter, caps, found sources.
+"""Context building: candidates in the permitted areas, lexical filter, caps, found sources.
 
 Stages (SPEC 5), each timed in ``Context.timings`` (seconds):
 
-``embed``   embed the question (skipped when a query vector is passed in)
-``search``  the CONTEXT_CANDIDATES (256) nearest chunks by cosine, prefiltered to the areas
+``embed``    embed the question (skipped when a query vector is passed in, and in ``fulltext`` mode)
+``search``   the CONTEXT_CANDIDATES (256) nearest chunks by cosine, prefiltered to the areas
+             (modes ``vector`` and ``hybrid``)
+``fulltext`` the CONTEXT_CANDIDATES best BM25 chunks of LanceDB's full-text index, prefiltered
+             to the areas (modes ``fulltext`` and ``hybrid``)
+``fuse``     hybrid only: both lists merged into one ranking (``fusion.py``), cut to
+             CONTEXT_CANDIDATES; every candidate keeps its cosine similarity as ``score``
+             and gets its fused rank as ``rank``
 ``lexical`` match each candidate's text against the question's normalised terms; a
             candidate passes when it shares at least ``min(MIN_MATCH_TERMS, number of
             question terms)`` terms, or its lexical score is at least MIN_MATCH_SCORE
             (the clamp lets a one-word question such as "OpenTelemetry?" find anything)
-``select``  in vector-rank order, at most MAX_CHUNKS_PER_DOCUMENT (4) per document and
+``select``  in candidate-rank order, at most MAX_CHUNKS_PER_DOCUMENT (4) per document and
             CONTEXT_CHUNKS (9) in all
 ``sources`` found sources from every lexically passing candidate (see ``sources.py``)
+
+The mode comes from ``RetrievalSettings.mode`` (RETRIEVAL_MODE; the dataclass default is the
+original's ``vector``) unless ``build_context`` is given one. A store with vector search only
+(``ChunkSearch``) gives ``hybrid`` an empty full-text leg, i.e. the vector ranking.
 
 Every candidate is kept in ``Context.candidates`` with the gate that dropped it
 (``lexical``, ``document_cap``, ``total_cap``; None if kept) for the retrieval inspector.
@@ -21,21 +31,24 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
+from irisrag.rag import fusion
+from irisrag.rag.fusion import FusionSettings
 from irisrag.rag.lexical import LexicalMatch, match, terms
 from irisrag.rag.sources import Source, found_sources
 
 if TYPE_CHECKING:
-    from irisrag.vectorstore import Hit
+    from irisrag.vectorstore import Hit, TextHit
 
 GATE_LEXICAL = "lexical"
 GATE_DOCUMENT_CAP = "document_cap"
 GATE_TOTAL_CAP = "total_cap"
-TIMING_KEYS = ("embed", "search", "lexical", "select", "sources", "total")
+TIMING_KEYS = ("embed", "search", "fulltext", "fuse", "lexical", "select", "sources", "total")
+MODES = ("vector", "fulltext", "hybrid")
 
 
 class QueryEmbedder(Protocol):
@@ -44,6 +57,11 @@ class QueryEmbedder(Protocol):
 
 class ChunkSearch(Protocol):
     def search(self, vector: np.ndarray, area_ids: Sequence[int], k: int) -> list[Hit]: ...
+
+
+class FulltextSearch(Protocol):
+    def search_fulltext(self, text: str, area_ids: Sequence[int], k: int, *,
+                        vector: np.ndarray | None = None) -> list[TextHit]: ...
 
 
 @dataclass(frozen=True)
@@ -58,6 +76,12 @@ class RetrievalSettings:
     min_source_score: float = 1.0
     found_sources_chunks: int = 3
     source_score_ratio: float = 0.5
+    mode: str = "vector"     # the original's retrieval; the app's default comes from RETRIEVAL_MODE
+    fusion: FusionSettings = FusionSettings()
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"unknown retrieval mode {self.mode!r}; one of {', '.join(MODES)}")
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> RetrievalSettings:
@@ -72,6 +96,8 @@ class RetrievalSettings:
             min_source_score=float(config.get("MIN_SOURCE_SCORE", default.min_source_score)),
             found_sources_chunks=int(config.get("FOUND_SOURCES_CHUNKS", default.found_sources_chunks)),
             source_score_ratio=float(config.get("SOURCE_SCORE_RATIO", default.source_score_ratio)),
+            mode=str(config.get("RETRIEVAL_MODE", default.mode)).strip().lower(),
+            fusion=fusion.settings_from_config(config),
         )
 
 
@@ -134,18 +160,20 @@ def build_context(
     store: ChunkSearch,
     settings: RetrievalSettings,
     query_vector: np.ndarray | None = None,
+    mode: str | None = None,
 ) -> Context:
-    """Build the numbered context and the found sources for a question in the given areas."""
+    """Build the numbered context and the found sources for a question in the given areas.
+
+    ``mode`` (``vector``, ``fulltext``, ``hybrid``) defaults to ``settings.mode``.
+    """
     timer = _Timer()
     areas = tuple(int(a) for a in area_ids)
     question_terms = terms(question)
     if not areas:
         return Context(question, areas, (), (), (), timer.timings, question_terms)
     with timer.stage("total"):
-        with timer.stage("embed"):
-            vector = embedder.embed_query(question) if query_vector is None else query_vector
-        with timer.stage("search"):
-            hits = store.search(np.asarray(vector, dtype=np.float32), areas, settings.candidates)
+        hits = _candidates(question, areas, embedder, store, settings, query_vector,
+                           mode or settings.mode, question_terms, timer)
         with timer.stage("lexical"):
             matches = [match(question_terms, hit.text) for hit in hits]
         with timer.stage("select"):
@@ -154,6 +182,65 @@ def build_context(
         with timer.stage("sources"):
             sources = found_sources(candidates, question_terms, settings)
     return Context(question, areas, chunks, tuple(candidates), sources, timer.timings, question_terms)
+
+
+def rank_candidates(
+    question: str, area_ids: Sequence[int], *, embedder: QueryEmbedder, store: ChunkSearch,
+    settings: RetrievalSettings, query_vector: np.ndarray | None = None, mode: str | None = None,
+) -> tuple[list[Hit], dict[str, float]]:
+    """Return the ranked candidate chunks of a mode (before the lexical gate) and the stage timings."""
+    timer = _Timer()
+    areas = tuple(int(a) for a in area_ids)
+    if not areas:
+        return [], timer.timings
+    with timer.stage("total"):
+        hits = _candidates(question, areas, embedder, store, settings, query_vector,
+                           mode or settings.mode, terms(question), timer)
+    return hits, timer.timings
+
+
+def _candidates(
+    question: str, areas: tuple[int, ...], embedder: QueryEmbedder, store: ChunkSearch,
+    settings: RetrievalSettings, query_vector: np.ndarray | None, mode: str,
+    question_terms: frozenset[str], timer: _Timer,
+) -> list[Hit]:
+    if mode not in MODES:
+        raise ValueError(f"unknown retrieval mode {mode!r}; one of {', '.join(MODES)}")
+    vector = None
+    if mode != "fulltext" or query_vector is not None:
+        with timer.stage("embed"):
+            vector = embedder.embed_query(question) if query_vector is None else query_vector
+            vector = np.asarray(vector, dtype=np.float32)
+    dense: list[Hit] = []
+    if mode != "fulltext":
+        with timer.stage("search"):
+            dense = store.search(vector, areas, settings.candidates)
+    if mode == "vector":
+        return dense
+    search_fulltext = getattr(store, "search_fulltext", None)
+    if search_fulltext is None and mode == "fulltext":
+        raise TypeError(f"{type(store).__name__} has no full-text search")
+    with timer.stage("fulltext"):  # a vector-only store (ChunkSearch) gives hybrid an empty full-text leg
+        lexical = [] if search_fulltext is None else search_fulltext(question, areas, settings.candidates,
+                                                                     vector=vector)
+    if mode == "fulltext":
+        return [t.hit for t in lexical]
+    with timer.stage("fuse"):
+        return fuse_candidates(dense, lexical, question_terms, settings)
+
+
+def fuse_candidates(dense: Sequence[Hit], lexical: Sequence[TextHit], question_terms: frozenset[str],
+                    settings: RetrievalSettings) -> list[Hit]:
+    """Merge vector and full-text candidates (see ``fusion.py``) into at most CONTEXT_CANDIDATES hits."""
+    by_key: dict[tuple[int, int], Hit] = {}
+    for hit in [*dense, *(t.hit for t in lexical)]:
+        by_key.setdefault((hit.document_id, hit.chunk_index), hit)
+    coverage = fusion.term_coverage(question_terms, (t.hit.text for t in lexical))
+    weight = fusion.lexical_weight(settings.fusion, coverage)
+    order = fusion.fuse([((h.document_id, h.chunk_index), h.score) for h in dense],
+                        [((t.hit.document_id, t.hit.chunk_index), t.bm25) for t in lexical],
+                        weight, settings.fusion)
+    return [replace(by_key[key], rank=rank) for rank, key in enumerate(order[: settings.candidates])]
 
 
 def _gate(

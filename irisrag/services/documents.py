@@ -160,7 +160,9 @@ def delete_document(document_id: int) -> str:
     doc = get_document(document_id)
     if doc.is_running and doc.status != "queued":
         raise Conflict(f"“{doc.name}” is being imported right now; delete it when the import has finished.")
-    components.get().store.delete_document(doc.id)
+    store = components.get().store
+    store.delete_document(doc.id)
+    store.refresh_indexes()
     staged = Path(doc.directory) / doc.name
     if _inside(staged, upload_root()) and staged.is_file():
         staged.unlink()

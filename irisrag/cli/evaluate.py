@@ -1,0 +1,102 @@
+"""``flask rag eval``: retrieval quality on a BEIR dataset, per mode, compared with the last run."""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+
+import click
+from flask import current_app
+
+from irisrag import components
+from irisrag.cli import command
+from irisrag.evaluation import beir, runner
+from irisrag.evaluation.metrics import METRICS
+from irisrag.models import EvalRun
+from irisrag.rag.retrieve import MODES, RetrievalSettings
+from irisrag.vectorstore import FTS_LANGUAGES
+
+_HEAD = {"ndcg@10": "nDCG@10", "recall@5": "R@5", "recall@10": "R@10", "recall@100": "R@100",
+         "mrr@10": "MRR@10", "p@5": "P@5"}
+
+
+def _save(report: runner.Report, params: dict) -> dict[str, EvalRun | None]:
+    """Store one EvalRun per mode; return the previous comparable run of each mode."""
+    previous = {}
+    for mode, result in report.modes.items():
+        previous[mode] = EvalRun.previous(report.dataset, report.split, mode, report.embedder, report.queries)
+        EvalRun.create(dataset=report.dataset, split=report.split, mode=mode, embedder_key=report.embedder,
+                       queries=report.queries, metrics_json=json.dumps(result.metrics),
+                       timings_json=json.dumps(result.timings), params_json=json.dumps(params, sort_keys=True))
+    return previous
+
+
+def table_lines(report: runner.Report, previous: dict[str, EvalRun | None]) -> list[str]:
+    """Return the text report: one metrics row per mode, its change against the last run, timings."""
+    lines = [f"{report.dataset} ({report.split}): {report.queries} queries, {report.documents} documents, "
+             f"{report.chunks} chunks, embedder {report.embedder}",
+             f"{'mode':<9}" + "".join(f"{_HEAD[m]:>9}" for m in METRICS)]
+    for mode, result in report.modes.items():
+        lines.append(f"{mode:<9}" + "".join(f"{result.metrics[m]:>9.4f}" for m in METRICS))
+        before = previous.get(mode)
+        if before is not None:
+            lines.append(f"{'  change':<9}" + "".join(f"{result.metrics[m] - before.metrics.get(m, 0.0):>+9.4f}"
+                                                       for m in METRICS)
+                         + f"   (vs {before.created_at:%Y-%m-%d %H:%M})")
+    lines.append("milliseconds per query:")
+    for mode, result in report.modes.items():
+        lines.append(f"  {mode:<9}" + "  ".join(f"{stage} {ms:.1f}" for stage, ms in result.timings.items()))
+    prep = report.prepare
+    lines.append(f"corpus: chunk {prep['chunk']:.1f} s, embed {prep['embed']:.1f} s (cached after the first run), "
+                 f"write {prep['write']:.1f} s, index {prep['index']:.1f} s")
+    return lines
+
+
+def _json(report: runner.Report, previous: dict[str, EvalRun | None]) -> dict:
+    data = report.to_json()
+    for mode, before in previous.items():
+        if before is not None:
+            data["modes"][mode]["change"] = {m: round(data["modes"][mode][m] - before.metrics.get(m, 0.0), 4)
+                                             for m in METRICS}
+    return data
+
+
+@command("eval")
+@click.argument("dataset_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--split", default="test", show_default=True, help="Which qrels/<split>.tsv to use.")
+@click.option("--mode", "mode", type=click.Choice([*MODES, "all"]), default="all", show_default=True)
+@click.option("--limit", type=click.IntRange(1), default=None, help="Only the first N queries of the split.")
+@click.option("--fts-language", type=click.Choice(FTS_LANGUAGES, case_sensitive=False), default=None,
+              help="Full-text stemming language (default: IRISRAG_FTS_LANGUAGE).")
+@click.option("--scratch", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Scratch folder (default: <instance>/tmp/eval); keeps only the embedding cache.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def eval_command(dataset_dir: Path, split: str, mode: str, limit: int | None, fts_language: str | None,
+                 scratch: Path | None, as_json: bool) -> None:
+    """Measure retrieval on a BEIR dataset (corpus.jsonl, queries.jsonl, qrels/SPLIT.tsv).
+
+    The corpus goes through the real chunker, embedder, LanceDB store and retrieval modes
+    in a scratch LanceDB; the app's areas and tables are not touched. Each mode's metrics
+    are kept, and the next run shows the change.
+    """
+    comps = components.get()
+    config = comps.config
+    dataset = beir.load(dataset_dir, split, limit)
+    if not dataset.queries:
+        raise click.ClickException(f"No judged queries in split {split!r} of {dataset_dir}.")
+    options = runner.EvalOptions(
+        settings=RetrievalSettings.from_config(config), chunk_size=int(config["CHUNK_SIZE"]),
+        chunk_overlap=int(config["CHUNK_OVERLAP"]), fts_language=fts_language or config["FTS_LANGUAGE"],
+        batch_size=int(config["EMBEDDING_BATCH_SIZE"]))
+    folder = scratch or Path(current_app.instance_path) / "tmp" / "eval"
+    modes = list(MODES) if mode == "all" else [mode]
+    report = runner.run(dataset, comps.embedder, options, folder, modes,
+                        progress=lambda line: click.echo(line, err=True))
+    params = {"chunk_size": options.chunk_size, "chunk_overlap": options.chunk_overlap,
+              "fts_language": options.fts_language, "candidates": options.settings.candidates,
+              "fusion": asdict(options.settings.fusion), "limit": limit}
+    previous = _save(report, params)
+    if as_json:
+        click.echo(json.dumps(_json(report, previous), indent=2))
+    else:
+        click.echo("\n".join(table_lines(report, previous)))

@@ -1,0 +1,61 @@
+"""``flask rag eval`` end to end with the app's (fake) embedder, kept runs and no trace in the app."""
+from __future__ import annotations
+
+import json
+
+from irisrag.extensions import db
+from irisrag.models import EvalRun
+
+from .test_metrics import write_dataset
+
+
+def _dataset(tmp_path):
+    corpus = [{"_id": f"d{i}", "title": f"Dokument {i}", "text": text} for i, text in enumerate([
+        "Der Exporter sendet Metriken an den Collector.",
+        "Urlaubsanträge werden im Portal gestellt.",
+        "Reisekosten erstattet die Buchhaltung monatlich.",
+        "Berechtigungen vergibt die Administration pro Gruppe.",
+    ])]
+    queries = [{"_id": "q1", "text": "Wohin sendet der Exporter Metriken?"},
+               {"_id": "q2", "text": "Wer erstattet Reisekosten?"},
+               {"_id": "q3", "text": "Wo stelle ich Urlaubsanträge?"}]
+    return write_dataset(tmp_path / "eval" / "tiny", corpus, queries, [("q1", "d0", 1), ("q2", "d2", 1), ("q3", "d1", 1)])
+
+
+def test_cli_eval_json_keeps_runs_and_leaves_no_trace(app, tmp_path):
+    path, scratch = _dataset(tmp_path), tmp_path / "scratch"
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["rag", "eval", str(path), "--scratch", str(scratch), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["dataset"], data["split"], data["queries"]) == ("tiny", "test", 3)
+    assert set(data["modes"]) == {"vector", "fulltext", "hybrid"}
+    for mode in data["modes"].values():
+        assert {"ndcg@10", "recall@5", "recall@10", "recall@100", "mrr@10", "p@5", "timings"} <= set(mode)
+        assert 0.0 <= mode["ndcg@10"] <= 1.0 and mode["timings"]["total"] > 0
+    assert data["modes"]["fulltext"]["ndcg@10"] == 1.0  # each question shares a rare word with its document
+    with app.app_context(), db.connection_context():
+        runs = list(EvalRun.select().order_by(EvalRun.id))
+        assert [r.mode for r in runs] == ["vector", "fulltext", "hybrid"]
+        assert runs[0].embedder_key == "fake-64" and runs[0].queries == 3
+        assert runs[1].metrics["ndcg@10"] == 1.0 and runs[2].params["fusion"]["method"] == "convex"
+        assert runs[0].params["fts_language"] == "German"
+    assert not (tmp_path / "lancedb").exists()              # the app's LanceDB was never opened
+    assert [p.name for p in scratch.iterdir()] == ["cache"]  # the scratch LanceDB is gone
+
+    again = runner.invoke(args=["rag", "eval", str(path), "--scratch", str(scratch), "--mode", "vector",
+                                "--fts-language", "English"])
+    assert again.exit_code == 0, again.output
+    lines = again.stdout.splitlines()
+    assert lines[0].startswith("tiny (test): 3 queries, 4 documents")
+    assert any(line.startswith("vector ") for line in lines)
+    assert any(line.lstrip().startswith("change") and "+0.0000" in line for line in lines)  # same numbers
+    with app.app_context(), db.connection_context():
+        assert EvalRun.select().count() == 4
+
+
+def test_cli_eval_refuses_a_directory_without_the_split(app, tmp_path):
+    path = _dataset(tmp_path)
+    result = app.test_cli_runner().invoke(args=["rag", "eval", str(path), "--split", "dev",
+                                                "--scratch", str(tmp_path / "s")])
+    assert result.exit_code == 1 and "BEIR" in result.output

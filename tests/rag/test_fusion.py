@@ -1,0 +1,198 @@
+"""Fusion arithmetic, and hybrid retrieval against each single leg on a real LanceDB."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from irisrag.evaluation.metrics import mrr_at
+from irisrag.rag import fusion
+from irisrag.rag.fusion import FusionSettings
+from irisrag.rag.lexical import terms
+from irisrag.rag.retrieve import RetrievalSettings, build_context, rank_candidates
+from irisrag.vectorstore import ChunkIn, VectorStore
+
+DIM = 16
+
+
+def axis(i: int, weight: float = 1.0, rest: int | None = None) -> np.ndarray:
+    vector = np.zeros(DIM, dtype=np.float32)
+    vector[i] = weight
+    if rest is not None:
+        vector[rest] = np.sqrt(max(0.0, 1 - weight * weight))
+    return vector
+
+
+class TableEmbedder:
+    """Embed by a fixed table: the test decides which texts are semantically close."""
+
+    key = "fake-table-16"
+    dim = DIM
+
+    def __init__(self, table: dict[str, np.ndarray]) -> None:
+        self.table = table
+
+    def embed_documents(self, texts):
+        return np.stack([self.table[t] for t in texts]) if texts else np.zeros((0, DIM), np.float32)
+
+    def embed_query(self, text):
+        return self.table[text]
+
+
+KEYWORD_Q = "Why does the capacitor show XR7734?"
+KEYWORD_DOC = "XR7734 appears when the flux capacitor overheats."
+PARAPHRASE_Q = "automobile repair"
+PARAPHRASE_DOC = "Car maintenance shop opening hours."
+
+
+def fixture_texts() -> dict[str, np.ndarray]:
+    """One keyword-only hit, one paraphrase-only hit, and distractors for each leg."""
+    table = {KEYWORD_Q: axis(0), KEYWORD_DOC: axis(1), PARAPHRASE_Q: axis(2), PARAPHRASE_DOC: axis(2)}
+    for n in range(12):  # close to the keyword question in vector space, no shared word
+        table[f"Fault notice number {n} for the service desk."] = axis(0, 0.95 - n * 0.01, rest=3 + n % 4)
+    for n in range(3):   # share the word "repair" with the paraphrase question, far in vector space
+        table[f"Repair cafe {n} fixes bicycles."] = axis(8 + n)
+    return table
+
+
+@pytest.fixture
+def library(tmp_path):
+    table = fixture_texts()
+    store = VectorStore(str(tmp_path / "lance"), TableEmbedder.key, DIM, read_consistency_seconds=None,
+                        fts_language="English")
+    documents = [t for t in table if t not in (KEYWORD_Q, PARAPHRASE_Q)]
+    store.replace_documents([(doc, 1, [ChunkIn(0, text)], table[text][None, :])
+                             for doc, text in enumerate(documents)])
+    store.refresh_indexes()
+    return store, TableEmbedder(table), {text: doc for doc, text in enumerate(documents)}
+
+
+def test_fusion_rrf_by_hand():
+    scores = fusion.rrf([["a", "b", "c"], ["c", "a"]], [1.0, 1.0], k=60)
+    assert scores["a"] == pytest.approx(1 / 61 + 1 / 62)
+    assert scores["b"] == pytest.approx(1 / 62)
+    assert scores["c"] == pytest.approx(1 / 63 + 1 / 61)
+    weighted = fusion.rrf([["a"], ["b"]], [0.25, 0.75], k=0)
+    assert weighted == {"a": pytest.approx(0.25), "b": pytest.approx(0.75)}
+
+
+def test_fusion_convex_min_max_by_hand():
+    dense = {"a": 0.9, "b": 0.5, "c": 0.1}
+    lexical = {"c": 12.0, "d": 4.0}
+    scores = fusion.convex(dense, lexical, 0.25)
+    assert scores == {"a": pytest.approx(0.75), "b": pytest.approx(0.375),
+                      "c": pytest.approx(0.25), "d": pytest.approx(0.0)}
+    assert fusion.min_max({"x": 3.0}) == {"x": 1.0}
+    assert fusion.min_max({}) == {}
+
+
+def test_fusion_term_coverage_and_adaptive_weight():
+    question = terms("Welche Einwohner hat Warschau?")
+    assert question == {"einwohn", "warschau"}
+    texts = ["Warsaw has 1.7 million inhabitants.", "Warschau liegt an der Weichsel"]
+    assert fusion.term_coverage(question, texts) == 0.5
+    assert fusion.term_coverage(question, []) == 0.0
+    assert fusion.term_coverage(frozenset(), ["x"]) == 0.0
+    adaptive = FusionSettings(lexical_weight=0.6, coverage_floor=0.2, coverage_full=0.6)
+    assert fusion.lexical_weight(adaptive, 0.1) == 0.0
+    assert fusion.lexical_weight(adaptive, 0.4) == pytest.approx(0.3)
+    assert fusion.lexical_weight(adaptive, 0.9) == pytest.approx(0.6)
+    constant = replace(adaptive, coverage_floor=0.0, coverage_full=0.0)
+    assert fusion.lexical_weight(constant, 0.1) == fusion.lexical_weight(constant, 1.0) == 0.6
+    with pytest.raises(ValueError):
+        FusionSettings(method="borda")
+    with pytest.raises(ValueError):
+        FusionSettings(lexical_weight=1.5)
+
+
+def test_fusion_order_is_stable_and_keeps_every_key():
+    dense, lexical = [("a", 0.9), ("b", 0.8), ("d", 0.1)], [("c", 3.0), ("a", 2.0), ("b", 1.0)]
+    order = fusion.fuse(dense, lexical, 0.5, FusionSettings(method="rrf"))
+    assert order[0] == "a" and set(order) == {"a", "b", "c", "d"}
+    # convex, w = 0.5: a 0.5 + 0.25, b 0.4375 + 0, c 0 + 0.5, d 0 + 0 (tie with nothing)
+    assert fusion.fuse(dense, lexical, 0.5, FusionSettings()) == ["a", "c", "b", "d"]
+    assert fusion.fuse(dense, lexical, 0.0, FusionSettings()) == ["a", "b", "d", "c"]  # weight 0: vector order
+    assert fusion.fuse(dense, lexical, 1.0, FusionSettings()) == ["c", "a", "b", "d"]  # weight 1: BM25 order
+    assert fusion.fuse([("a", 0.9), ("b", 0.8)], [], 0.5, FusionSettings()) == ["a", "b"]
+
+
+def _doc_rank(hits, document_id) -> int | None:
+    ranks = [i for i, d in enumerate(dict.fromkeys(h.document_id for h in hits)) if d == document_id]
+    return ranks[0] if ranks else None
+
+
+@pytest.mark.parametrize("method", ["default", "rrf", "convex"])
+def test_hybrid_beats_each_leg_where_one_leg_alone_fails(library, method):
+    store, embedder, ids = library
+    settings = RetrievalSettings(candidates=50)  # more than the corpus: every chunk is a candidate
+    if method != "default":
+        settings = replace(settings, fusion=FusionSettings(method=method))
+    wanted = {KEYWORD_Q: ids[KEYWORD_DOC], PARAPHRASE_Q: ids[PARAPHRASE_DOC]}
+    ranks, mrr = {}, {}
+    for mode in ("vector", "fulltext", "hybrid"):
+        ranks[mode] = {}
+        for question, document_id in wanted.items():
+            hits, _ = rank_candidates(question, [1], embedder=embedder, store=store, settings=settings, mode=mode)
+            ranks[mode][question] = _doc_rank(hits, document_id)
+        mrr[mode] = sum(mrr_at(_ranking(r), {"hit": 1}, 10) for r in ranks[mode].values()) / 2
+    assert ranks["vector"][KEYWORD_Q] >= 12 and ranks["vector"][PARAPHRASE_Q] == 0
+    assert ranks["fulltext"][KEYWORD_Q] == 0 and ranks["fulltext"][PARAPHRASE_Q] is None
+    assert mrr["vector"] == mrr["fulltext"] == 0.5
+    assert all(rank is not None and rank <= 3 for rank in ranks["hybrid"].values())
+    assert mrr["hybrid"] > 0.5
+
+
+def _ranking(rank: int | None) -> list[str]:
+    return [] if rank is None else ["miss"] * rank + ["hit"]
+
+
+def test_hybrid_without_fulltext_index_is_the_vector_ranking(tmp_path):
+    table = fixture_texts()
+    store = VectorStore(str(tmp_path / "lance"), TableEmbedder.key, DIM, read_consistency_seconds=None)
+    texts = [t for t in table if t not in (KEYWORD_Q, PARAPHRASE_Q)]
+    store.replace_documents([(doc, 1, [ChunkIn(0, t)], table[t][None, :]) for doc, t in enumerate(texts)])
+    embedder = TableEmbedder(table)  # no refresh_indexes: the full-text leg is empty
+    vector, _ = rank_candidates(KEYWORD_Q, [1], embedder=embedder, store=store, settings=RetrievalSettings(mode="vector"))
+    hybrid, timings = rank_candidates(KEYWORD_Q, [1], embedder=embedder, store=store,
+                                      settings=RetrievalSettings(mode="hybrid"))
+    assert hybrid == vector
+    assert timings["fulltext"] >= 0 and timings["fuse"] >= 0
+
+
+def test_hybrid_context_reaches_beyond_the_vector_window(library):
+    store, embedder, ids = library
+    settings = RetrievalSettings(candidates=5, min_match_terms=1)
+    question = "XR7734 capacitor"
+    embedder.table[question] = axis(0)
+    vector = build_context(question, [1], embedder=embedder, store=store, settings=settings)
+    hybrid = build_context(question, [1], embedder=embedder, store=store, settings=settings, mode="hybrid")
+    assert ids[KEYWORD_DOC] not in {c.hit.document_id for c in vector.chunks}
+    assert [c.hit.document_id for c in hybrid.chunks] == [ids[KEYWORD_DOC]]
+    assert [s.document_id for s in hybrid.sources] == [ids[KEYWORD_DOC]]
+    assert hybrid.chunks[0].hit.score == pytest.approx(0.0, abs=1e-6)  # its cosine, not its BM25 score
+    assert hybrid.timings["fulltext"] > 0 and vector.timings["fulltext"] == 0
+    assert {c.hit.area_id for c in hybrid.candidates} == {1}
+    assert build_context(question, [2], embedder=embedder, store=store, settings=settings, mode="hybrid").chunks == ()
+
+
+def test_retrieval_settings_mode_from_config():
+    settings = RetrievalSettings.from_config({"RETRIEVAL_MODE": "Fulltext"})
+    assert settings.mode == "fulltext"
+    with pytest.raises(ValueError, match="unknown retrieval mode"):
+        RetrievalSettings(mode="semantic")
+    assert RetrievalSettings().mode == "vector"  # the original's behaviour for callers that pass nothing
+
+
+def test_hybrid_on_a_vector_only_store_is_the_vector_ranking():
+    from .fakes import AxisEmbedder, FakeStore, unit
+
+    store, embedder = FakeStore(), AxisEmbedder()
+    for doc in range(3):
+        store.add(doc, 1, 0, "OpenTelemetry", unit(0.9 - doc * 0.1))
+    settings = RetrievalSettings(mode="hybrid")
+    hybrid, _ = rank_candidates("OpenTelemetry", [1], embedder=embedder, store=store, settings=settings)
+    vector, _ = rank_candidates("OpenTelemetry", [1], embedder=embedder, store=store, settings=settings, mode="vector")
+    assert hybrid == vector and [h.document_id for h in hybrid] == [0, 1, 2]
+    with pytest.raises(TypeError, match="full-text"):
+        rank_candidates("OpenTelemetry", [1], embedder=embedder, store=store, settings=settings, mode="fulltext")
