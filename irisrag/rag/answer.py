@@ -2,13 +2,16 @@
 
 ``answer`` never raises: no context gives the SPEC 7 message without calling the model;
 an unavailable model gives an extractive answer (the best passages, numbered as in the
-context) with the model's error kept in ``Answer.error``.
+context) with the model's error kept in ``Answer.error``. The text's citations are checked
+(``citations.py``): numbers that were not in the context are removed from ``Answer.text``
+and listed in ``Answer.checked.invalid``; unsupported sentences are listed there too.
 """
 from __future__ import annotations
 
 import logging
 import re
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -16,6 +19,7 @@ import nh3
 from markdown_it import MarkdownIt
 
 from irisrag.errors import LLMUnavailable
+from irisrag.rag.citations import CheckedAnswer, check
 
 if TYPE_CHECKING:
     from irisrag.rag.retrieve import Context, ContextChunk
@@ -40,13 +44,14 @@ class ChatModel(Protocol):
 
 @dataclass(frozen=True)
 class Answer:
-    """The answer text (Markdown), which model wrote it, and how."""
+    """The answer text (Markdown, invalid citations removed), which model wrote it, how, and its checked citations."""
 
     text: str
     llm: str
     extractive: bool
     error: str | None
     timings: dict[str, float] = field(default_factory=dict)
+    checked: CheckedAnswer | None = None
 
 
 def _label(chunk: ContextChunk) -> str:
@@ -94,8 +99,21 @@ def _reply_text(reply: Any) -> str:
     return str(getattr(reply, "text", reply))
 
 
-def answer(question: str, context: Context, llm: ChatModel | None) -> Answer:
-    """Answer the question from the context with the LLM, falling back to an extractive answer."""
+def answer(question: str, context: Context, llm: ChatModel | None, *,
+           hashes: Mapping[int, str] | None = None) -> Answer:
+    """Answer the question from the context with the LLM (extractive fallback); check the citations.
+
+    ``hashes`` maps document ids to the SHA-256 of the indexed version, for the citation ids.
+    """
+    result = _generate(question, context, llm)
+    checked = check(result.text, context.chunks, hashes)
+    if checked.invalid or checked.unsupported:
+        log.info("citations_flagged llm=%s invalid=%s unsupported=%s", result.llm, list(checked.invalid),
+                 sorted(checked.unsupported_numbers))
+    return Answer(checked.text, result.llm, result.extractive, result.error, result.timings, checked)
+
+
+def _generate(question: str, context: Context, llm: ChatModel | None) -> Answer:
     name = llm_name(llm)
     if not context.chunks:
         return Answer(NO_CONTEXT_MESSAGE, name, False, None, {"llm": 0.0})

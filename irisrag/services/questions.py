@@ -8,6 +8,11 @@ may not query (a stale or crafted dashboard selection), ``ask`` refuses them wit
 User-facing messages are English message ids marked with ``N_`` for extraction; the web
 translates them (``_(result.error)``), the CLI prints them as they are. Technical details
 (URLs, settings) go to ``error_detail`` / ``retrieval_detail``, shown to admins only.
+
+Citations are checked (``rag.citations``): the answer links each ``[n]`` to its passage
+(``AskResult.citations``), numbers outside the context are removed and listed, unsupported
+sentences are listed. Every searched question is recorded in the user's history
+(``services.history``; ``AskResult.question_id`` is the row feedback refers to).
 """
 from __future__ import annotations
 
@@ -22,11 +27,22 @@ import requests
 from irisrag import components
 from irisrag.errors import EmbedderMismatch, EmbeddingError, Forbidden, ValidationError
 from irisrag.llm import NoLLM
-from irisrag.models import Area, Document
+from irisrag.models import Area
+from irisrag.rag import citations
 from irisrag.rag.answer import answer, extractive_text, llm_name, to_html
+from irisrag.rag.citations import Unsupported
 from irisrag.rag.retrieve import Context, RetrievalSettings, build_context
-from irisrag.rag.sources import Source, highlight
-from irisrag.services import access
+from irisrag.services import access, history
+from irisrag.services.answer_views import (  # noqa: F401 - PassageView re-exported for callers
+    CitationView,
+    ContextEntry,
+    PassageView,
+    SourceView,
+    citation_views,
+    context_entry,
+    documents_for,
+    source_views,
+)
 
 log = logging.getLogger(__name__)
 
@@ -56,61 +72,14 @@ INVALID, NO_AREA, FAILED, NO_CONTEXT_FOUND, ANSWERED, EXTRACTIVE = (  # AskResul
 
 
 @dataclass(frozen=True)
-class PassageView:
-    """A matching passage of a source, split into (text, is_matched_term) segments."""
-
-    chunk_index: int
-    page: int | None
-    score: float
-    segments: tuple[tuple[str, bool], ...]
-
-    @property
-    def text(self) -> str:
-        return "".join(text for text, _ in self.segments)
-
-
-@dataclass(frozen=True)
-class SourceView:
-    """A found source as shown under an answer."""
-
-    document_id: int
-    name: str
-    area_id: int
-    area_name: str
-    source_url: str | None
-    original_path: str | None
-    score: float
-    passages: tuple[PassageView, ...]
-
-    @property
-    def link(self) -> str | None:
-        """Return the source URL when it is safe to link (http or https), else None."""
-        url = (self.source_url or "").strip()
-        return url if url.lower().startswith(("http://", "https://")) else None
-
-
-@dataclass(frozen=True)
-class ContextEntry:
-    """A chunk of the context, numbered as in the prompt."""
-
-    position: int
-    document_id: int
-    area_id: int
-    chunk_index: int
-    page: int | None
-    score: float
-    lexical_score: float
-
-
-@dataclass(frozen=True)
 class AskResult:
     """Everything an edge needs to show one answer."""
 
     question: str
     area_ids: tuple[int, ...]
     status: str
-    answer_text: str = ""        # Markdown as written (or the fallback); terminal: rag.answer.to_terminal
-    answer_html: str = ""        # the answer body as sanitised HTML (rag.answer.to_html only)
+    answer_text: str = ""        # Markdown as written, invalid citations removed (or the fallback); terminal: to_terminal
+    answer_html: str = ""        # the answer body as sanitised HTML (rag.answer.to_html), citations linked after it
     llm: str = "none"
     extractive: bool = False
     notice: str | None = None    # what the user must know about the answer (a message id)
@@ -120,6 +89,10 @@ class AskResult:
     sources: tuple[SourceView, ...] = ()
     context: tuple[ContextEntry, ...] = ()
     timings: dict[str, float] = field(default_factory=dict)
+    citations: tuple[CitationView, ...] = ()     # the cited passages, by number ([n] links to #cite-n)
+    invalid_citations: tuple[int, ...] = ()      # numbers the model cited that were not in the context (removed)
+    unsupported: tuple[Unsupported, ...] = ()    # sentences whose cited passage shares no term with them
+    question_id: int | None = None               # the QuestionLog row (feedback), None when not recorded
 
     @property
     def searched(self) -> bool:
@@ -150,7 +123,7 @@ def ask_from_web(user_id: int, question: str | None, requested_ids: Iterable[int
         message = NO_AREA_SELECTED if access.permitted_area_ids(user_id) else NO_AREA_PERMITTED
         return AskResult(text, (), NO_AREA, error=message)
     try:
-        return _run(text, areas, use_llm=True)
+        return _run(user_id, text, areas, use_llm=True, record=True)
     except (EmbeddingError, EmbedderMismatch) as exc:
         log.warning("search_failed user=%s detail=%s", user_id, exc.detail or exc.message)
         return AskResult(text, tuple(areas), FAILED, error=SEARCH_FAILED,
@@ -158,15 +131,18 @@ def ask_from_web(user_id: int, question: str | None, requested_ids: Iterable[int
 
 
 def ask(user_id: int, question: str | None, area_ids: Iterable[int] | None, *,
-        strict: bool = True, use_llm: bool = True) -> AskResult:
-    """Answer a CLI or API question; ``None`` areas means all permitted ones, foreign ones raise Forbidden."""
+        strict: bool = True, use_llm: bool = True, record: bool = True) -> AskResult:
+    """Answer a CLI or API question; ``None`` areas means all permitted ones, foreign ones raise Forbidden.
+
+    ``record=False`` keeps the question out of the history (benchmarks).
+    """
     text = validate_question(question)
     areas = access.select_areas(user_id, None if area_ids is None else list(area_ids), strict=strict)
     if not areas:
         if not access.permitted_area_ids(user_id):
             raise Forbidden(NO_AREA_PERMITTED, detail=f"user id {user_id}")
         raise ValidationError(NO_AREA_SELECTED, field="areas")
-    return _run(text, areas, use_llm=use_llm)
+    return _run(user_id, text, areas, use_llm=use_llm, record=record)
 
 
 def context_for(question: str, area_ids: Sequence[int] | None = None, *, k: int | None = None,
@@ -204,20 +180,22 @@ class _RecordingLLM:
             raise
 
 
-def _run(question: str, areas: Sequence[int], *, use_llm: bool) -> AskResult:
+def _run(user_id: int, question: str, areas: Sequence[int], *, use_llm: bool, record: bool) -> AskResult:
     start = time.perf_counter()
     comps = components.get()
     settings = RetrievalSettings.from_config(comps.config)
     context = build_context(question, areas, embedder=comps.embedder, store=comps.store, settings=settings)
     _ensure_confined(context, areas)
+    lookup_start = time.perf_counter()
+    documents = documents_for(context, areas)
+    lookup = time.perf_counter() - lookup_start
     llm = comps.llm if use_llm else None
     chat = None if llm is None or isinstance(llm, NoLLM) else _RecordingLLM(llm)
-    reply = answer(question, context, chat)
-    lookup_start = time.perf_counter()
-    sources = _source_views(context, areas)
+    hashes = {i: d.sha256 for i, d in documents.items()}
+    reply = answer(question, context, chat, hashes=hashes)
     timings = {k: v for k, v in context.timings.items() if k != "total"}
     timings.update(context=context.timings.get("total", 0.0), llm=reply.timings.get("llm", 0.0),
-                   documents=time.perf_counter() - lookup_start, total=time.perf_counter() - start)
+                   documents=lookup, total=time.perf_counter() - start)
     error, detail = _llm_problem(llm, chat) if reply.extractive else (None, None)
     if not context.chunks:
         status, notice, body = NO_CONTEXT_FOUND, NO_CONTEXT, ""
@@ -225,12 +203,18 @@ def _run(question: str, areas: Sequence[int], *, use_llm: bool) -> AskResult:
         status, notice, body = EXTRACTIVE, NO_LLM, extractive_text(context, reason="")
     else:
         status, notice, body = ANSWERED, None, reply.text
-    return AskResult(
+    # The model's answer was checked by answer(); the extractive passages are checked as shown.
+    checked = reply.checked if status == ANSWERED and reply.checked else citations.check(body, context.chunks, hashes)
+    result = AskResult(
         question=question, area_ids=tuple(areas), status=status, answer_text=reply.text,
-        answer_html=to_html(body) if body.strip() else "", llm=reply.llm, extractive=reply.extractive,
-        notice=notice, error=error, error_detail=detail, retrieval_detail=_retrieval_detail(context, settings),
-        sources=sources, context=tuple(_context_entry(c) for c in context.chunks), timings=timings,
+        answer_html=citations.linked_html(checked, to_html) if body.strip() else "", llm=reply.llm,
+        extractive=reply.extractive, notice=notice, error=error, error_detail=detail,
+        retrieval_detail=_retrieval_detail(context, settings), sources=source_views(context, documents),
+        context=tuple(context_entry(c, documents) for c in context.chunks), timings=timings,
+        citations=citation_views(checked, context, documents), invalid_citations=checked.invalid,
+        unsupported=checked.unsupported,
     )
+    return replace(result, question_id=history.record(user_id, result, checked.text)) if record else result
 
 
 def _ensure_confined(context: Context, areas: Sequence[int]) -> None:
@@ -267,32 +251,3 @@ def _retrieval_detail(context: Context, settings: RetrievalSettings) -> str:
             f"candidates, {passed} passed the lexical filter (MIN_MATCH_TERMS={settings.min_match_terms}, "
             f"MIN_MATCH_SCORE={settings.min_match_score:g}), {len(context.chunks)} in the context, "
             f"{len(context.sources)} sources (MIN_SOURCE_SCORE={settings.min_source_score:g})")
-
-
-def _context_entry(chunk) -> ContextEntry:
-    hit = chunk.hit
-    return ContextEntry(chunk.position, hit.document_id, hit.area_id, hit.chunk_index, hit.page,
-                        round(float(hit.score), 4), float(chunk.match.score))
-
-
-def _source_views(context: Context, areas: Sequence[int]) -> tuple[SourceView, ...]:
-    """Join the found sources with their Document rows; rows outside the areas are never shown."""
-    ids = [s.document_id for s in context.sources]
-    if not ids:
-        return ()
-    query = (Document.select(Document, Area).join(Area)
-             .where(Document.id.in_(ids) & Document.area.in_([int(a) for a in areas])))
-    documents = {d.id: d for d in query}
-    missing = [i for i in ids if i not in documents]
-    if missing:
-        log.info("sources_without_document ids=%s", missing)
-    return tuple(_source_view(s, documents[s.document_id]) for s in context.sources if s.document_id in documents)
-
-
-def _source_view(source: Source, document: Document) -> SourceView:
-    passages = tuple(
-        PassageView(p.chunk_index, p.page, round(p.score, 4), tuple(highlight(p.text, p.terms)))
-        for p in source.passages
-    )
-    return SourceView(document.id, document.name, document.area.id, document.area.name,
-                      document.source_url, document.original_path, round(source.score, 4), passages)

@@ -1,11 +1,12 @@
-"""Blueprint ``dashboard``: area selection, question, answer with found sources."""
+"""Blueprint ``dashboard``: area selection, question, answer with found sources, the user's history, feedback."""
 from __future__ import annotations
 
-from flask import Blueprint, request, session
+from flask import Blueprint, redirect, render_template, request, session, url_for
 from flask_login import current_user
 
-from irisrag.services import access
-from irisrag.web.htmx import render
+from irisrag.errors import ValidationError
+from irisrag.services import access, history
+from irisrag.web.htmx import is_htmx, render
 from irisrag.web.security import user_required
 
 bp = Blueprint("dashboard", __name__)
@@ -48,3 +49,25 @@ def ask():
         areas=areas, selected=_selected(areas), show_sources=show_sources,
         question=request.form.get("question", ""), result=result,
     )
+
+
+@bp.route("/history")
+@user_required
+def show_history():
+    return render("dashboard/history.html", "dashboard/_history.html",
+                  entries=history.history_for(current_user.id), retention_days=history.retention_days())
+
+
+@bp.route("/feedback/<int:question_id>", methods=["POST"])
+@user_required
+def give_feedback(question_id: int):
+    rating, comment = request.form.get("rating"), request.form.get("comment", "")
+    try:
+        saved = history.give_feedback(current_user.id, question_id, rating, comment)
+    except ValidationError as exc:
+        return render_template("dashboard/_feedback.html", question_id=question_id, rating=None, comment=comment,
+                               feedback_error=exc.message), exc.status
+    if not is_htmx():
+        return redirect(url_for("dashboard.show_history", _anchor=f"q{question_id}"))
+    return render_template("dashboard/_feedback.html", question_id=question_id, rating=saved.rating,
+                           comment=saved.comment, feedback_saved=True)

@@ -165,7 +165,7 @@ def test_dashboard_document_script_and_llm_img_render_inert(app, library):
         components.get().__dict__["llm"] = FakeLLM('Siehe [1] <img src=x onerror="alert(1)"> <script>x()</script>')
     answered = ask(client, areas=[library.alpha])
     assert "onerror" not in answered and "<img" not in answered and "<script>" not in answered
-    assert "Siehe [1]" in answered
+    assert 'Siehe [<a class="cite unsupported" href="#cite-1"' in answered  # citations are links
 
 
 # --- the real Ollama client against a local HTTP server ------------------------------------
@@ -177,7 +177,7 @@ def test_dashboard_ollama_prompt_has_numbered_context_question_and_model(tmp_pat
     app = ollama_app(tmp_path, database_url, redis_url, http_stub)
     library = seed_library(app)
     body = ask(logged_in(app), areas=[library.alpha])
-    assert "Die Konfiguration steht in <strong>otel.yaml</strong> [1]." in body
+    assert 'Die Konfiguration steht in <strong>otel.yaml</strong> [<a class="cite" href="#cite-1">1</a>].' in body
     assert f"Written by ollama:{MODEL} from the passages found." in body
     request = http_stub.last("POST", "/api/chat")
     assert request.json["model"] == MODEL and request.json["stream"] is False
