@@ -38,6 +38,7 @@ def init_app(app: Flask) -> None:
         evaluate,  # noqa: F401
         history,  # noqa: F401
         imports,  # noqa: F401
+        inspector,  # noqa: F401
         setup,  # noqa: F401  (registers commands)
     )
 

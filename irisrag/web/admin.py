@@ -179,4 +179,5 @@ from irisrag.web import (  # noqa: E402  (these register their routes on bp)
     admin_api_keys,  # noqa: F401
     admin_documents,  # noqa: F401
     admin_feedback,  # noqa: F401
+    admin_inspector,  # noqa: F401
 )

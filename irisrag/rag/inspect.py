@@ -1,0 +1,90 @@
+"""The retrieval inspector: why did a document's chunks (not) reach the context?
+
+For every chunk of one document it reports the vector rank, the full-text rank and the
+fused rank among the permitted areas, the lexical score, and the gate that dropped it:
+
+``area_filter``       the document's area is not among the searched areas
+``candidate_window``  ranked below CONTEXT_CANDIDATES in the retrieval mode used
+``lexical``           shares too few normalised terms with the question (MIN_MATCH_*)
+``document_cap``      MAX_CHUNKS_PER_DOCUMENT chunks of this document were taken already
+``total_cap``         CONTEXT_CHUNKS were taken already
+``None``              in the context
+
+The leg ranks come from searches over up to ``probe`` chunks (exact enough to answer "it was
+at rank 195 with a window of 36", the original's release-notes story).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from irisrag.rag.lexical import match, terms
+from irisrag.rag.retrieve import RetrievalSettings, build_context
+
+GATE_AREA = "area_filter"
+GATE_WINDOW = "candidate_window"
+
+
+@dataclass(frozen=True)
+class ChunkTrace:
+    chunk_index: int
+    page: int | None
+    text: str
+    vector_rank: int | None     # 1-based; None: not found within the probe
+    fulltext_rank: int | None
+    fused_rank: int | None      # rank in the mode's candidate list (the window)
+    lexical_score: float
+    lexical_terms: tuple[str, ...]
+    gate: str | None            # None: in the context
+    position: int | None        # the [n] number in the prompt
+
+
+@dataclass(frozen=True)
+class Trace:
+    question: str
+    mode: str
+    area_ids: tuple[int, ...]
+    document_id: int
+    candidates: int
+    chunks: tuple[ChunkTrace, ...]
+    context_documents: tuple[int, ...]  # documents that reached the context instead
+
+
+def inspect_document(
+    question: str, area_ids: Sequence[int], document_id: int, document_area_id: int, *,
+    embedder, store, settings: RetrievalSettings, probe: int = 5000,
+) -> Trace:
+    """Trace every chunk of one document through the retrieval of a question."""
+    areas = tuple(sorted(int(a) for a in area_ids))
+    chunks = store.chunks_of(document_id)
+    question_terms = terms(question)
+    if document_area_id not in areas:
+        traces = tuple(_trace(c, None, None, None, question_terms, GATE_AREA, None) for c in chunks)
+        return Trace(question, settings.mode, areas, document_id, settings.candidates, traces, ())
+    vector = np.asarray(embedder.embed_query(question), dtype=np.float32)
+    own = [h for h in store.search(vector, areas, probe) if h.document_id == document_id]
+    fulltext = getattr(store, "search_fulltext", None)
+    text_hits = [t.hit for t in fulltext(question, areas, probe)] if fulltext else []
+    vector_ranks = {h.chunk_index: h.rank + 1 for h in own}
+    fulltext_ranks = {h.chunk_index: h.rank + 1 for h in text_hits if h.document_id == document_id}
+    context = build_context(question, areas, embedder=embedder, store=store, settings=settings,
+                            query_vector=vector)
+    fused = {c.hit.chunk_index: (rank, c) for rank, c in enumerate(context.candidates, start=1)
+             if c.hit.document_id == document_id}
+    positions = {c.hit.chunk_index: c.position for c in context.chunks if c.hit.document_id == document_id}
+    traces = []
+    for chunk in chunks:
+        rank, candidate = fused.get(chunk.chunk_index, (None, None))
+        gate = GATE_WINDOW if candidate is None else candidate.gate
+        traces.append(_trace(chunk, vector_ranks.get(chunk.chunk_index), fulltext_ranks.get(chunk.chunk_index),
+                             rank, question_terms, gate, positions.get(chunk.chunk_index)))
+    others = tuple(dict.fromkeys(c.hit.document_id for c in context.chunks if c.hit.document_id != document_id))
+    return Trace(question, settings.mode, areas, document_id, settings.candidates, tuple(traces), others)
+
+
+def _trace(chunk, vector_rank, fulltext_rank, fused_rank, question_terms, gate, position) -> ChunkTrace:
+    found = match(question_terms, chunk.text)
+    return ChunkTrace(chunk.chunk_index, chunk.page, chunk.text, vector_rank, fulltext_rank, fused_rank,
+                      round(found.score, 2), tuple(sorted(found.terms)), gate, position)

@@ -1,0 +1,64 @@
+"""Use cases of the retrieval inspector: trace a document through a question; ask as a user.
+
+Admins only (web and CLI). With a user, the areas are exactly what that user's question
+would search (services.access); without one, the admin names the areas.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from irisrag import components
+from irisrag.errors import ValidationError
+from irisrag.models import Area, Document, User
+from irisrag.rag.inspect import Trace, inspect_document
+from irisrag.rag.retrieve import RetrievalSettings
+from irisrag.services import access, questions
+from irisrag.services.admin import get as get_named
+from irisrag.services.answer_views import AskResult
+from irisrag.services.documents import get_document
+
+
+@dataclass(frozen=True)
+class Reach:
+    """What one user's question can reach: their areas, and the documents in its context and sources."""
+
+    user: User
+    areas: tuple[Area, ...]
+    result: AskResult
+    documents: dict[int, Document]
+
+
+def _areas_for(user: User | None, area_idents: Iterable[int | str] | None) -> list[int]:
+    chosen = [get_named(Area, a).id for a in (area_idents or [])]
+    if user is None:
+        if not chosen:
+            raise ValidationError("Choose a user or at least one area.", field="areas")
+        return sorted(set(chosen))
+    return access.select_areas(user.id, chosen or None)
+
+
+def trace(question: str, document_id: int, *, user_ident: int | str | None = None,
+          area_idents: Iterable[int | str] | None = None) -> Trace:
+    """Trace every chunk of a document through the question's retrieval."""
+    question = (question or "").strip()
+    if not question:
+        raise ValidationError("Please enter a question.", field="question")
+    document = get_document(document_id)
+    user = get_named(User, user_ident) if user_ident not in (None, "") else None
+    areas = _areas_for(user, area_idents)
+    comps = components.get()
+    settings = RetrievalSettings.from_config(comps.config)
+    return inspect_document(question, areas, document.id, document.area_id, embedder=comps.embedder,
+                            store=comps.store, settings=settings)
+
+
+def reach(question: str, user_ident: int | str) -> Reach:
+    """Run a user's question (no language model, not recorded) and show what it reaches."""
+    user = get_named(User, user_ident)
+    result = questions.ask(user.id, question, None, strict=False, use_llm=False, record=False)
+    area_ids = access.permitted_area_ids(user.id)
+    areas = tuple(Area.select().where(Area.id.in_(area_ids)).order_by(Area.name)) if area_ids else ()
+    ids = {c.document_id for c in result.context} | {s.document_id for s in result.sources}
+    documents = {d.id: d for d in Document.select().where(Document.id.in_(list(ids)))} if ids else {}
+    return Reach(user, areas, result, documents)

@@ -1,0 +1,38 @@
+"""Admin retrieval inspector: why a document did (not) come up, and what a user's question reaches."""
+from __future__ import annotations
+
+from flask import request
+
+from irisrag.errors import IrisRagError
+from irisrag.models import Area, Document, User
+from irisrag.services import inspector
+from irisrag.web.admin import bp
+from irisrag.web.htmx import render
+from irisrag.web.security import admin_required
+
+
+def _choices() -> dict:
+    return {
+        "users": list(User.select().order_by(User.username)),
+        "areas": list(Area.select().order_by(Area.name)),
+        "documents": list(Document.select().order_by(Document.name).limit(2000)),
+    }
+
+
+@bp.route("/inspector")
+@admin_required
+def inspect_retrieval():
+    args = request.args
+    form = {"question": args.get("question", ""), "user": args.get("user", ""),
+            "document": args.get("document", type=int), "areas": args.getlist("areas", type=int)}
+    trace = reach = error = None
+    try:
+        if form["question"] and form["document"]:
+            trace = inspector.trace(form["question"], form["document"], user_ident=int(form["user"])
+                                    if form["user"].isdigit() else None, area_idents=form["areas"])
+        if form["question"] and form["user"].isdigit():
+            reach = inspector.reach(form["question"], int(form["user"]))
+    except IrisRagError as exc:
+        error = exc.message
+    return render("admin/inspector.html", "admin/_inspector.html", status=400 if error else 200,
+                  form=form, trace=trace, reach=reach, error=error, **_choices())

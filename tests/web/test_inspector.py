@@ -1,0 +1,51 @@
+"""The retrieval inspector page and CLI: admins only, the right gates, ask-as-user reach."""
+import json
+
+import pytest
+
+from tests.conftest import login
+from tests.services import BETA_SECRET, PASSWORD, QUESTION, seed_library
+
+
+@pytest.fixture
+def library(app):
+    return seed_library(app)
+
+
+def test_inspector_is_for_admins_only(app, library, client):
+    assert client.get("/admin/inspector").status_code == 302
+    assert login(client, "alice", PASSWORD).status_code == 302
+    resp = client.get(f"/admin/inspector?question=x&document={library.beta_doc}&user={library.users['alice']}")
+    assert resp.status_code == 302 and BETA_SECRET not in resp.get_data(as_text=True)
+
+
+def test_inspector_traces_a_document_and_a_users_reach(admin_client, library):
+    url = f"/admin/inspector?question={QUESTION}&document={library.beta_doc}&user={library.users['alice']}"
+    html = admin_client.get(url).get_data(as_text=True)
+    assert 'data-gate="area_filter"' in html  # alice's question never searches Beta
+    assert "What alice can reach" in html and "otel-guide.md" in html
+    reach = html.split('id="reach"')[1].split("</section>")[0]
+    assert "beta-secret.md" not in reach and "Beta" not in reach
+    html = admin_client.get(f"/admin/inspector?question={QUESTION}&document={library.alpha_doc}"
+                            f"&user={library.users['alice']}").get_data(as_text=True)
+    assert 'data-gate="context"' in html and "in context [1]" in html
+
+
+def test_inspector_without_user_needs_areas(admin_client, library):
+    resp = admin_client.get(f"/admin/inspector?question={QUESTION}&document={library.alpha_doc}")
+    assert resp.status_code == 400 and "Choose a user or at least one area" in resp.get_data(as_text=True)
+    resp = admin_client.get(f"/admin/inspector?question={QUESTION}&document={library.alpha_policy}&areas={library.alpha}")
+    assert resp.status_code == 200 and 'data-gate="lexical"' in resp.get_data(as_text=True)
+
+
+def test_inspector_cli_prints_the_trace(app, library):
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["rag", "inspect", QUESTION, "--document", str(library.beta_doc), "--user", "carol",
+                                 "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["chunks"][0]["gate"] is None and data["chunks"][0]["position"] >= 1
+    result = runner.invoke(args=["rag", "inspect", QUESTION, "--document", str(library.beta_doc), "--user", "alice"])
+    assert result.exit_code == 0 and "area_filter" in result.output
+    result = runner.invoke(args=["rag", "inspect", QUESTION, "--document", "999", "--user", "alice"])
+    assert result.exit_code == 1 and "There is no document with id 999" in result.output
