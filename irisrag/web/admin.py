@@ -178,6 +178,7 @@ def change_link(kind: str):
 from irisrag.web import (  # noqa: E402  (these register their routes on bp)
     admin_api_keys,  # noqa: F401
     admin_documents,  # noqa: F401
+    admin_evaluations,  # noqa: F401
     admin_feedback,  # noqa: F401
     admin_inspector,  # noqa: F401
 )
