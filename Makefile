@@ -30,3 +30,8 @@ lint: install
 
 readme: install
 	$(PY) scripts/readme_settings.py
+
+.PHONY: translations-update
+translations-update: install
+	$(VENV)/bin/pybabel extract -F babel.cfg -k N_ -k _l -k lazy_gettext -o irisrag/translations/messages.pot irisrag templates
+	$(VENV)/bin/pybabel update -i irisrag/translations/messages.pot -d irisrag/translations -l de

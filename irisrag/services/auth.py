@@ -6,12 +6,13 @@ from datetime import timedelta
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from irisrag.errors import ValidationError
+from irisrag.i18n import N_
 from irisrag.models import LoginAttempt, User
 from irisrag.models.access import new_token
 from irisrag.models.base import utcnow
 
 MIN_PASSWORD_LENGTH = 8
-LOGIN_FAILED = "Invalid username or password."
+LOGIN_FAILED = N_("Invalid username or password.")
 # Checked against when the account does not exist, so both cases take the same time.
 _DUMMY_HASH = generate_password_hash("not-a-real-password")
 

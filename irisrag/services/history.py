@@ -19,6 +19,7 @@ from peewee import DatabaseError
 
 from irisrag import components
 from irisrag.errors import NotFound, ValidationError
+from irisrag.i18n import N_
 from irisrag.extensions import db
 from irisrag.models import Area, Document, Feedback, QuestionLog, User
 from irisrag.models.base import utcnow
@@ -35,9 +36,10 @@ log = logging.getLogger(__name__)
 
 PRUNE_INTERVAL_SECONDS = 3600
 HISTORY_PAGE = 50
-NO_SUCH_QUESTION = "There is no such question in your history."
-BAD_RATING = "Please rate the answer with thumbs up or thumbs down."
-COMMENT_TOO_LONG = "The comment is too long: please use at most 2000 characters."
+NO_SUCH_QUESTION = N_("There is no such question in your history.")
+BAD_RATING = N_("Please rate the answer with thumbs up or thumbs down.")
+COMMENT_TOO_LONG = N_("The comment is too long: please use at most 2000 characters.")
+ANSWER_WITHHELD = ("This answer drew on an area you can no longer search, so it is not shown any more.")
 RATINGS = {"up": 1, "+1": 1, "1": 1, "down": -1, "-1": -1}
 
 _last_prune: float | None = None  # monotonic time of this process's last opportunistic prune
@@ -171,6 +173,13 @@ def history_for(user_id: int, *, limit: int = HISTORY_PAGE) -> list[HistoryEntry
     return [_entry(r, ratings.get(r.id), names, current, permitted) for r in rows]
 
 
+def _withheld_html() -> str:
+    from flask_babel import gettext
+    from markupsafe import escape
+
+    return f'<p class="notice">{escape(gettext(ANSWER_WITHHELD))}</p>'
+
+
 def _entry(row: QuestionLog, feedback: Feedback | None, names: dict[int, str], current: dict[int, str],
            permitted: set[int]) -> HistoryEntry:
     unsupported = tuple(Unsupported(u["sentence"], int(u["number"])) for u in row.flags.get("unsupported", []))
@@ -178,6 +187,9 @@ def _entry(row: QuestionLog, feedback: Feedback | None, names: dict[int, str], c
     checked = CheckedAnswer(row.answer, (), invalid, unsupported)
     html = linked_html(checked, to_html, href=lambda n: f"#q{row.id}-cite-{n}",
                        note_id=f"q{row.id}-unsupported-note") if row.answer.strip() else ""
+    if html and not {int(a) for a in row.area_ids} <= permitted:
+        # The answer quotes or retells passages of a searched area this user has lost: withhold it too.
+        html, unsupported = _withheld_html(), ()
     return HistoryEntry(
         row.id, row.question, row.created_at, row.status,
         tuple(names.get(int(a), f"#{a}") for a in row.area_ids), html, row.llm, row.extractive,
