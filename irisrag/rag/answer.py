@@ -93,7 +93,8 @@ def extractive_text(context: Context, reason: str = NO_LLM_MESSAGE) -> str:
     return "\n\n".join(parts)
 
 
-def _reply_text(reply: Any) -> str:
+def reply_text(reply: Any) -> str:
+    """Return the text of a chat model's reply (a string, or an object with ``text``)."""
     if isinstance(reply, str):
         return reply
     return str(getattr(reply, "text", reply))
@@ -105,7 +106,11 @@ def answer(question: str, context: Context, llm: ChatModel | None, *,
 
     ``hashes`` maps document ids to the SHA-256 of the indexed version, for the citation ids.
     """
-    result = _generate(question, context, llm)
+    return with_checked_citations(_generate(question, context, llm), context, hashes)
+
+
+def with_checked_citations(result: Answer, context: Context, hashes: Mapping[int, str] | None = None) -> Answer:
+    """Return the answer with its citations checked against the context (invalid numbers removed)."""
     checked = check(result.text, context.chunks, hashes)
     if checked.invalid or checked.unsupported:
         log.info("citations_flagged llm=%s invalid=%s unsupported=%s", result.llm, list(checked.invalid),
@@ -121,7 +126,7 @@ def _generate(question: str, context: Context, llm: ChatModel | None) -> Answer:
         return Answer(extractive_text(context), name, True, "no language model configured", {"llm": 0.0})
     start = time.perf_counter()
     try:
-        text = _reply_text(llm.chat(build_messages(question, context)))
+        text = reply_text(llm.chat(build_messages(question, context)))
         error = None
     except LLMUnavailable as exc:
         log.warning("llm_unavailable llm=%s detail=%s", name, exc.detail or exc.message)

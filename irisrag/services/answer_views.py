@@ -1,12 +1,12 @@
-"""View objects of an answer (sources, context, citations) built from retrieval and the Document rows."""
+"""View objects of an answer (sources, context, citations, the whole ``AskResult``) from retrieval and the Document rows."""
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from irisrag.models import Area, Document
-from irisrag.rag.citations import CheckedAnswer, chunk_id
+from irisrag.rag.citations import CheckedAnswer, Unsupported, chunk_id
 from irisrag.rag.retrieve import Context, ContextChunk
 from irisrag.rag.sources import Source, highlight
 
@@ -148,3 +148,37 @@ def citation_views(checked: CheckedAnswer, context: Context, documents: dict[int
             document.sha256 if document is not None else None,
         ))
     return tuple(views)
+
+
+INVALID, NO_AREA, FAILED, NO_CONTEXT_FOUND, ANSWERED, EXTRACTIVE = (  # AskResult.status
+    "invalid", "no_area", "failed", "no_context", "answered", "extractive")
+SEARCHING, INCOMPLETE = "searching", "incomplete"  # streaming: sources found / the answer ended early
+
+
+@dataclass(frozen=True)
+class AskResult:
+    """Everything an edge needs to show one answer."""
+
+    question: str
+    area_ids: tuple[int, ...]
+    status: str
+    answer_text: str = ""        # Markdown as written, invalid citations removed (or the fallback); terminal: to_terminal
+    answer_html: str = ""        # the answer body as sanitised HTML (rag.answer.to_html), citations linked after it
+    llm: str = "none"
+    extractive: bool = False
+    notice: str | None = None    # what the user must know about the answer (a message id)
+    error: str | None = None     # what went wrong (a message id)
+    error_detail: str | None = None      # technical detail for admins (may name URLs)
+    retrieval_detail: str | None = None  # what retrieval found, for admins (SPEC 7 hints)
+    sources: tuple[SourceView, ...] = ()
+    context: tuple[ContextEntry, ...] = ()
+    timings: dict[str, float] = field(default_factory=dict)
+    citations: tuple[CitationView, ...] = ()     # the cited passages, by number ([n] links to #cite-n)
+    invalid_citations: tuple[int, ...] = ()      # numbers the model cited that were not in the context (removed)
+    unsupported: tuple[Unsupported, ...] = ()    # sentences whose cited passage shares no term with them
+    question_id: int | None = None               # the QuestionLog row (feedback), None when not recorded
+
+    @property
+    def searched(self) -> bool:
+        """Tell whether the areas were searched (the sources list is meaningful)."""
+        return self.status in (NO_CONTEXT_FOUND, ANSWERED, EXTRACTIVE, SEARCHING, INCOMPLETE)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -18,7 +18,7 @@ from irisrag import components
 from irisrag.errors import Forbidden, NotFound, ValidationError
 from irisrag.models import Area, Document
 from irisrag.rag.retrieve import Context, RetrievalSettings, build_context
-from irisrag.services import api_keys, questions
+from irisrag.services import api_keys, questions, streaming
 from irisrag.services import documents as document_service
 from irisrag.services.api_keys import KeyPrincipal
 
@@ -78,6 +78,14 @@ def answer(principal: KeyPrincipal, question: str | None, requested: Iterable[in
     text = questions.validate_question(question)
     area_ids = _query_areas(principal, requested)
     return questions.ask(principal.user_id, text, area_ids, strict=True, use_llm=use_llm)
+
+
+def stream_answer(principal: KeyPrincipal, question: str | None, requested: Iterable[int | str] | None, *,
+                  use_llm: bool = True) -> Iterator[streaming.Event]:
+    """Stream an answer from the key's (selected) areas; bad input, areas and search failures raise first."""
+    text = questions.validate_question(question)
+    area_ids = _query_areas(principal, requested)
+    return streaming.stream(principal.user_id, text, area_ids, strict=True, use_llm=use_llm)
 
 
 def _ensure_confined(context: Context, area_ids: Sequence[int]) -> None:

@@ -13,13 +13,15 @@ Citations are checked (``rag.citations``): the answer links each ``[n]`` to its 
 (``AskResult.citations``), numbers outside the context are removed and listed, unsupported
 sentences are listed. Every searched question is recorded in the user's history
 (``services.history``; ``AskResult.question_id`` is the row feedback refers to).
+``retrieve`` and ``finish`` are the two halves of the pipeline; ``services.streaming`` calls
+the model token by token between them.
 """
 from __future__ import annotations
 
 import logging
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 import requests
@@ -27,17 +29,22 @@ import requests
 from irisrag import components
 from irisrag.errors import EmbedderMismatch, EmbeddingError, Forbidden, ValidationError
 from irisrag.llm import NoLLM
-from irisrag.models import Area
+from irisrag.models import Area, Document
 from irisrag.rag import citations
-from irisrag.rag.answer import answer, extractive_text, llm_name, to_html
-from irisrag.rag.citations import Unsupported
+from irisrag.rag.answer import Answer, answer, extractive_text, llm_name, to_html
 from irisrag.rag.retrieve import Context, RetrievalSettings, build_context
 from irisrag.services import access, history
-from irisrag.services.answer_views import (  # noqa: F401 - PassageView re-exported for callers
-    CitationView,
-    ContextEntry,
+from irisrag.services.answer_views import (  # noqa: F401 - AskResult, statuses, PassageView re-exported
+    ANSWERED,
+    EXTRACTIVE,
+    FAILED,
+    INCOMPLETE,
+    INVALID,
+    NO_AREA,
+    NO_CONTEXT_FOUND,
+    SEARCHING,
+    AskResult,
     PassageView,
-    SourceView,
     citation_views,
     context_entry,
     documents_for,
@@ -66,39 +73,9 @@ LLM_TIMEOUT = N_("The language model did not answer in time.")
 LLM_UNREACHABLE = N_("The language model could not be reached.")
 LLM_FAILED = N_("The language model reported an error.")
 SEARCH_FAILED = N_("The document search is not available at the moment. Please try again later.")
-
-INVALID, NO_AREA, FAILED, NO_CONTEXT_FOUND, ANSWERED, EXTRACTIVE = (  # AskResult.status
-    "invalid", "no_area", "failed", "no_context", "answered", "extractive")
-
-
-@dataclass(frozen=True)
-class AskResult:
-    """Everything an edge needs to show one answer."""
-
-    question: str
-    area_ids: tuple[int, ...]
-    status: str
-    answer_text: str = ""        # Markdown as written, invalid citations removed (or the fallback); terminal: to_terminal
-    answer_html: str = ""        # the answer body as sanitised HTML (rag.answer.to_html), citations linked after it
-    llm: str = "none"
-    extractive: bool = False
-    notice: str | None = None    # what the user must know about the answer (a message id)
-    error: str | None = None     # what went wrong (a message id)
-    error_detail: str | None = None      # technical detail for admins (may name URLs)
-    retrieval_detail: str | None = None  # what retrieval found, for admins (SPEC 7 hints)
-    sources: tuple[SourceView, ...] = ()
-    context: tuple[ContextEntry, ...] = ()
-    timings: dict[str, float] = field(default_factory=dict)
-    citations: tuple[CitationView, ...] = ()     # the cited passages, by number ([n] links to #cite-n)
-    invalid_citations: tuple[int, ...] = ()      # numbers the model cited that were not in the context (removed)
-    unsupported: tuple[Unsupported, ...] = ()    # sentences whose cited passage shares no term with them
-    question_id: int | None = None               # the QuestionLog row (feedback), None when not recorded
-
-    @property
-    def searched(self) -> bool:
-        """Tell whether the areas were searched (the sources list is meaningful)."""
-        return self.status in (NO_CONTEXT_FOUND, ANSWERED, EXTRACTIVE)
-
+LLM_INTERRUPTED = N_("The language model stopped before the answer was complete.")
+ANSWER_STOPPED = N_("The answer was stopped before it was complete.")
+INCOMPLETE_NOTICE = N_("This answer is incomplete.")
 
 # --- entry points ---------------------------------------------------------------
 
@@ -112,8 +89,8 @@ def validate_question(question: str | None) -> str:
     return text
 
 
-def ask_from_web(user_id: int, question: str | None, requested_ids: Iterable[int] | None) -> AskResult:
-    """Answer a dashboard question; foreign selections are dropped and problems become messages."""
+def web_question(user_id: int, question: str | None, requested_ids: Iterable[int] | None) -> tuple[str, list[int]] | AskResult:
+    """Return (question, permitted ∩ selected areas) of a dashboard question, or the AskResult of its problem."""
     try:
         text = validate_question(question)
     except ValidationError as exc:
@@ -122,12 +99,38 @@ def ask_from_web(user_id: int, question: str | None, requested_ids: Iterable[int
     if not areas:
         message = NO_AREA_SELECTED if access.permitted_area_ids(user_id) else NO_AREA_PERMITTED
         return AskResult(text, (), NO_AREA, error=message)
+    return text, areas
+
+
+def checked_question(user_id: int, question: str | None, area_ids: Iterable[int] | None, *,
+                     strict: bool = True) -> tuple[str, list[int]]:
+    """Return (question, areas) of a CLI or API question; None areas: all permitted; problems raise."""
+    text = validate_question(question)
+    areas = access.select_areas(user_id, None if area_ids is None else list(area_ids), strict=strict)
+    if not areas:
+        if not access.permitted_area_ids(user_id):
+            raise Forbidden(NO_AREA_PERMITTED, detail=f"user id {user_id}")
+        raise ValidationError(NO_AREA_SELECTED, field="areas")
+    return text, areas
+
+
+def search_failed(question: str, areas: Sequence[int], exc: EmbeddingError | EmbedderMismatch) -> AskResult:
+    """Return the AskResult of a search that could not run (embedding service down or mismatched)."""
+    log.warning("search_failed areas=%s detail=%s", list(areas), exc.detail or exc.message)
+    return AskResult(question, tuple(areas), FAILED, error=SEARCH_FAILED,
+                     error_detail=" ".join(filter(None, [exc.message, exc.detail])))
+
+
+def ask_from_web(user_id: int, question: str | None, requested_ids: Iterable[int] | None) -> AskResult:
+    """Answer a dashboard question; foreign selections are dropped and problems become messages."""
+    prepared = web_question(user_id, question, requested_ids)
+    if isinstance(prepared, AskResult):
+        return prepared
+    text, areas = prepared
     try:
         return _run(user_id, text, areas, use_llm=True, record=True)
     except (EmbeddingError, EmbedderMismatch) as exc:
-        log.warning("search_failed user=%s detail=%s", user_id, exc.detail or exc.message)
-        return AskResult(text, tuple(areas), FAILED, error=SEARCH_FAILED,
-                         error_detail=" ".join(filter(None, [exc.message, exc.detail])))
+        return search_failed(text, areas, exc)
 
 
 def ask(user_id: int, question: str | None, area_ids: Iterable[int] | None, *,
@@ -136,12 +139,7 @@ def ask(user_id: int, question: str | None, area_ids: Iterable[int] | None, *,
 
     ``record=False`` keeps the question out of the history (benchmarks).
     """
-    text = validate_question(question)
-    areas = access.select_areas(user_id, None if area_ids is None else list(area_ids), strict=strict)
-    if not areas:
-        if not access.permitted_area_ids(user_id):
-            raise Forbidden(NO_AREA_PERMITTED, detail=f"user id {user_id}")
-        raise ValidationError(NO_AREA_SELECTED, field="areas")
+    text, areas = checked_question(user_id, question, area_ids, strict=strict)
     return _run(user_id, text, areas, use_llm=use_llm, record=record)
 
 
@@ -180,7 +178,25 @@ class _RecordingLLM:
             raise
 
 
-def _run(user_id: int, question: str, areas: Sequence[int], *, use_llm: bool, record: bool) -> AskResult:
+@dataclass(frozen=True)
+class Retrieved:
+    """A question's context in its areas, the Document rows it cites, and the stage timings so far."""
+
+    question: str
+    areas: tuple[int, ...]
+    context: Context
+    documents: dict[int, Document]
+    settings: RetrievalSettings
+    timings: dict[str, float]
+    started: float  # time.perf_counter() when retrieval began
+
+    @property
+    def hashes(self) -> dict[int, str]:
+        return {i: d.sha256 for i, d in self.documents.items()}
+
+
+def retrieve(question: str, areas: Sequence[int]) -> Retrieved:
+    """Build the context of a question in the given (already permitted) areas; fail closed on a leak."""
     start = time.perf_counter()
     comps = components.get()
     settings = RetrievalSettings.from_config(comps.config)
@@ -188,16 +204,43 @@ def _run(user_id: int, question: str, areas: Sequence[int], *, use_llm: bool, re
     _ensure_confined(context, areas)
     lookup_start = time.perf_counter()
     documents = documents_for(context, areas)
-    lookup = time.perf_counter() - lookup_start
-    llm = comps.llm if use_llm else None
-    chat = None if llm is None or isinstance(llm, NoLLM) else _RecordingLLM(llm)
-    hashes = {i: d.sha256 for i, d in documents.items()}
-    reply = answer(question, context, chat, hashes=hashes)
     timings = {k: v for k, v in context.timings.items() if k != "total"}
-    timings.update(context=context.timings.get("total", 0.0), llm=reply.timings.get("llm", 0.0),
-                   documents=lookup, total=time.perf_counter() - start)
-    error, detail = _llm_problem(llm, chat) if reply.extractive else (None, None)
-    if not context.chunks:
+    timings.update(context=context.timings.get("total", 0.0), documents=time.perf_counter() - lookup_start)
+    return Retrieved(question, tuple(areas), context, documents, settings, timings, start)
+
+
+def sources_result(found: Retrieved) -> AskResult:
+    """Return what is known before the model writes: the sources and the context (status ``searching``)."""
+    return AskResult(
+        question=found.question, area_ids=found.areas, status=SEARCHING,
+        retrieval_detail=_retrieval_detail(found.context, found.settings),
+        sources=source_views(found.context, found.documents),
+        context=tuple(context_entry(c, found.documents) for c in found.context.chunks),
+        timings={**found.timings, "sources": time.perf_counter() - found.started},
+    )
+
+
+def _run(user_id: int, question: str, areas: Sequence[int], *, use_llm: bool, record: bool) -> AskResult:
+    found = retrieve(question, areas)
+    llm = components.get().llm if use_llm else None
+    chat = None if llm is None or isinstance(llm, NoLLM) else _RecordingLLM(llm)
+    reply = answer(question, found.context, chat, hashes=found.hashes)
+    return finish(user_id, found, reply, llm, chat.failure if chat else None, record=record)
+
+
+def finish(user_id: int, found: Retrieved, reply: Answer, llm: object | None, failure: Exception | None = None, *,
+           record: bool = True, interrupted: str | None = None) -> AskResult:
+    """Build the AskResult of a retrieved question's reply (checked citations) and record it in the history.
+
+    ``interrupted`` (a message id) marks a streamed answer that ended early: ``reply.text`` is the
+    part written so far and ``reply.error`` the technical detail.
+    """
+    context, hashes = found.context, found.hashes
+    timings = {**found.timings, **reply.timings, "total": time.perf_counter() - found.started}
+    error, detail = _llm_problem(llm, reply.llm, failure) if reply.extractive else (None, None)
+    if interrupted:
+        status, notice, body, error, detail = INCOMPLETE, INCOMPLETE_NOTICE, reply.text, interrupted, reply.error
+    elif not context.chunks:
         status, notice, body = NO_CONTEXT_FOUND, NO_CONTEXT, ""
     elif reply.extractive:
         status, notice, body = EXTRACTIVE, NO_LLM, extractive_text(context, reason="")
@@ -206,12 +249,12 @@ def _run(user_id: int, question: str, areas: Sequence[int], *, use_llm: bool, re
     # The model's answer was checked by answer(); the extractive passages are checked as shown.
     checked = reply.checked if status == ANSWERED and reply.checked else citations.check(body, context.chunks, hashes)
     result = AskResult(
-        question=question, area_ids=tuple(areas), status=status, answer_text=reply.text,
+        question=found.question, area_ids=found.areas, status=status, answer_text=reply.text,
         answer_html=citations.linked_html(checked, to_html) if body.strip() else "", llm=reply.llm,
         extractive=reply.extractive, notice=notice, error=error, error_detail=detail,
-        retrieval_detail=_retrieval_detail(context, settings), sources=source_views(context, documents),
-        context=tuple(context_entry(c, documents) for c in context.chunks), timings=timings,
-        citations=citation_views(checked, context, documents), invalid_citations=checked.invalid,
+        retrieval_detail=_retrieval_detail(context, found.settings), sources=source_views(context, found.documents),
+        context=tuple(context_entry(c, found.documents) for c in context.chunks), timings=timings,
+        citations=citation_views(checked, context, found.documents), invalid_citations=checked.invalid,
         unsupported=checked.unsupported,
     )
     return replace(result, question_id=history.record(user_id, result, checked.text)) if record else result
@@ -226,17 +269,16 @@ def _ensure_confined(context: Context, areas: Sequence[int]) -> None:
         raise RuntimeError(f"retrieval returned chunks of areas {leaked} outside {sorted(allowed)}")
 
 
-def _llm_problem(llm: object | None, chat: _RecordingLLM | None) -> tuple[str | None, str | None]:
+def _llm_problem(llm: object | None, name: str, exc: Exception | None) -> tuple[str | None, str | None]:
     """Return (user message, admin detail) for an extractive fallback."""
     if llm is None:
         return None, None  # the caller asked for no model (CLI --no-llm)
-    if chat is None:
+    if isinstance(llm, NoLLM):
         return LLM_NOT_CONFIGURED, "IRISRAG_LLM=none"
-    exc = chat.failure
     if exc is None:
-        return LLM_FAILED, f"{chat.name}: the model sent an empty answer"
+        return LLM_FAILED, f"{name}: the model sent an empty answer"
     parts = [getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}", getattr(exc, "detail", None)]
-    detail = f"{chat.name}: " + ": ".join(filter(None, parts))
+    detail = f"{name}: " + ": ".join(filter(None, parts))
     cause = exc.__cause__
     if isinstance(cause, requests.Timeout):
         return LLM_TIMEOUT, detail

@@ -17,7 +17,7 @@ from werkzeug.exceptions import HTTPException
 from irisrag.errors import IrisRagError, NotFound, ValidationError
 from irisrag.models import Area, Document
 from irisrag.services import api as api_service
-from irisrag.web import openapi
+from irisrag.web import openapi, stream
 from irisrag.web.api_auth import current_key, key_required
 
 log = logging.getLogger(__name__)
@@ -55,9 +55,10 @@ def retrieve():
 @key_required
 def answer():
     data = _json_body()
-    use_llm = data.get("use_llm", True)
-    if not isinstance(use_llm, bool):
-        raise ValidationError("use_llm must be true or false.", field="use_llm")
+    use_llm, streamed = _flag(data, "use_llm", True), _flag(data, "stream", False)
+    if streamed:  # server-sent events: sources, token..., done | error (see web.stream)
+        events = api_service.stream_answer(current_key(), _text(data, "question"), _areas(data), use_llm=use_llm)
+        return stream.event_response(stream.api_events(events, _answer))
     result = api_service.answer(current_key(), _text(data, "question"), _areas(data), use_llm=use_llm)
     return jsonify(_answer(result))
 
@@ -162,6 +163,13 @@ def _text(data: dict[str, Any], name: str) -> str | None:
     value = data.get(name)
     if value is not None and not isinstance(value, str):
         raise ValidationError(f"{name} must be a string.", field=name)
+    return value
+
+
+def _flag(data: dict[str, Any], name: str, default: bool) -> bool:
+    value = data.get(name, default)
+    if not isinstance(value, bool):
+        raise ValidationError(f"{name} must be true or false.", field=name)
     return value
 
 

@@ -1,4 +1,4 @@
-"""Blueprint ``dashboard``: area selection, question, answer with found sources, the user's history, feedback."""
+"""Blueprint ``dashboard``: area selection, question, answer with found sources (whole or streamed), history, feedback."""
 from __future__ import annotations
 
 from flask import Blueprint, redirect, render_template, request, session, url_for
@@ -6,6 +6,7 @@ from flask_login import current_user
 
 from irisrag.errors import ValidationError
 from irisrag.services import access, history
+from irisrag.web import stream
 from irisrag.web.htmx import is_htmx, render
 from irisrag.web.security import user_required
 
@@ -33,15 +34,21 @@ def index():
     )
 
 
+def _remember_choices() -> tuple[list[int], bool]:
+    """Return the requested areas and the sources switch of the form, remembered for the next visit."""
+    requested = [int(a) for a in request.form.getlist("areas") if a.isdigit()]
+    show_sources = request.form.get("show_sources") == "on"
+    session["areas"] = access.select_areas(current_user.id, requested)
+    session["show_sources"] = show_sources
+    return requested, show_sources
+
+
 @bp.route("/ask", methods=["POST"])
 @user_required
 def ask():
     from irisrag.services import questions
 
-    requested = [int(a) for a in request.form.getlist("areas") if a.isdigit()]
-    show_sources = request.form.get("show_sources") == "on"
-    session["areas"] = access.select_areas(current_user.id, requested)
-    session["show_sources"] = show_sources
+    requested, show_sources = _remember_choices()
     result = questions.ask_from_web(current_user.id, request.form.get("question", ""), requested)
     areas = access.permitted_areas(current_user.id)
     return render(
@@ -49,6 +56,17 @@ def ask():
         areas=areas, selected=_selected(areas), show_sources=show_sources,
         question=request.form.get("question", ""), result=result,
     )
+
+
+@bp.route("/ask/stream", methods=["POST"])
+@user_required
+def ask_stream():
+    """Answer as server-sent events: sources first, then the growing answer (see ``web.stream``)."""
+    from irisrag.services import streaming
+
+    requested, show_sources = _remember_choices()
+    events = streaming.stream_from_web(current_user.id, request.form.get("question", ""), requested)
+    return stream.event_response(stream.dashboard_events(events, show_sources=show_sources))
 
 
 @bp.route("/history")

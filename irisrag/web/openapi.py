@@ -70,7 +70,10 @@ SCHEMAS: dict[str, Any] = {
     "AnswerRequest": {
         "allOf": [_ref("Question"), {"type": "object", "properties": {
             "use_llm": {"type": "boolean", "default": True,
-                        "description": "false: no model call, an extractive answer from the best passages."}}}],
+                        "description": "false: no model call, an extractive answer from the best passages."},
+            "stream": {"type": "boolean", "default": False,
+                       "description": "true: answer as server-sent events (text/event-stream), see the 200 "
+                                      "response of POST /answer."}}}],
     },
     "Timings": {"type": "object", "additionalProperties": {"type": "number"},
                 "description": "Seconds per stage (embed, search, fulltext, fuse, lexical, select, sources, "
@@ -98,7 +101,9 @@ SCHEMAS: dict[str, Any] = {
             "score": {"type": "number"}, "text": {"type": "string"}}}}}},
     "Answer": {"type": "object", "properties": {
         "question": {"type": "string"}, "areas": {"type": "array", "items": {"type": "integer"}},
-        "status": {"type": "string", "enum": ["answered", "extractive", "no_context"]},
+        "status": {"type": "string", "enum": ["answered", "extractive", "no_context", "incomplete", "searching"],
+                   "description": "incomplete: a streamed answer the model broke off; searching: the sources "
+                                  "event of a stream."},
         "answer": {"type": "string", "description": "Markdown; cites context passages as [n]."},
         "llm": {"type": "string"}, "extractive": {"type": "boolean"},
         "notice": {"type": "string", "nullable": True}, "error": {"type": "string", "nullable": True},
@@ -129,6 +134,15 @@ SCHEMAS: dict[str, Any] = {
         "file": {"type": "string", "format": "binary"}}},
 }
 
+STREAM_TEXT = (
+    "With \"stream\": true the answer comes as server-sent events, each `data` one JSON object: "
+    "`sources` (an Answer with status searching: sources, context, timings so far), `token` ({\"text\": the next "
+    "piece of Markdown}, repeated), then `done` (the Answer: citations checked, timings including sources, "
+    "first_token, llm_first_token and total) or `error` (the Answer with status incomplete and the partial "
+    "answer, plus code, message, partial and incomplete: true). Input, key and area errors come before the "
+    "stream, as JSON errors. Closing the connection stops the model."
+)
+
 PATHS: dict[str, Any] = {
     "/openapi.json": {"get": {
         "summary": "This description", "operationId": "describe", "security": [],
@@ -145,7 +159,11 @@ PATHS: dict[str, Any] = {
     "/answer": {"post": {
         "summary": "An answer with citations, sources and timings", "operationId": "answer",
         "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("AnswerRequest")}}},
-        "responses": {"200": _json(_ref("Answer"), "The answer"), **_errors(400, 401, 403, 502)}}},
+        "description": STREAM_TEXT,
+        "responses": {"200": {"description": "The answer (JSON), or its events (with stream: true)", "content": {
+            "application/json": {"schema": _ref("Answer")},
+            "text/event-stream": {"schema": {"type": "string", "description": STREAM_TEXT}}}},
+            **_errors(400, 401, 403, 502)}}},
     "/documents": {
         "get": {
             "summary": "Documents in the key's areas, newest first", "operationId": "listDocuments",
