@@ -9,6 +9,7 @@ from redis.exceptions import RedisError
 from rq import Worker
 
 from irisrag import components, create_app
+from irisrag.jobs.maintenance import schedule_maintenance
 
 log = logging.getLogger("irisrag.worker")
 
@@ -40,7 +41,10 @@ def main(argv: list[str]) -> None:
         except Exception as exc:  # a remote embedder that is down must not stop the worker
             log.warning("embedder_warmup_failed error=%s", exc)
         worker = Worker([comps.queue], connection=comps.redis, name=argv[1] if len(argv) > 1 else None)
-        log.info("worker_start queue=%s redis=%s", comps.queue.name, app.config["REDIS_URL"])
+        # Index upkeep every MAINTENANCE_INTERVAL s: one chain of jobs however many workers start.
+        maintenance = schedule_maintenance()
+        log.info("worker_start queue=%s redis=%s maintenance=%s", comps.queue.name, app.config["REDIS_URL"],
+                 maintenance or "off")
         worker.work(with_scheduler=True)
 
 

@@ -27,6 +27,32 @@ def _list(value: str) -> list[str]:
     return [part.strip() for part in value.split(",") if part.strip()]
 
 
+def _count(value: str) -> int:
+    number = int(value)
+    if number < 0:
+        raise ValueError("must not be negative")
+    return number
+
+
+def _index_type(value: str) -> str:
+    kind = value.strip().upper()
+    if kind not in ("IVF_SQ", "IVF_HNSW_SQ"):
+        raise ValueError("one of IVF_SQ, IVF_HNSW_SQ")
+    return kind
+
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def _duration(value: str) -> float:
+    """Parse seconds or a number with s/m/h/d; at least 60 s (shorter breaks readers on old versions)."""
+    text = value.strip().lower()
+    seconds = float(text[:-1]) * _UNITS[text[-1]] if text[-1:] in _UNITS else float(text)
+    if seconds < 60:
+        raise ValueError("at least 60 seconds: readers may still use versions younger than that")
+    return seconds
+
+
 SETTINGS: tuple[Setting, ...] = (
     # --- core ---
     Setting("SECRET_KEY", None, "Session signing key. Required outside testing; `make run` generates one into `instance/secret_key`."),
@@ -49,7 +75,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("SESSION_COOKIE_SECURE", False, "Send session cookies over HTTPS only (turn on behind TLS).", _bool),
     Setting("LANGUAGE", "", "Force the UI language (`de` or `en`); empty follows the browser.", str),
     # --- embeddings (SPEC 4) ---
-    Setting("EMBEDDER", "use", "Embedder: `use` (built-in multilingual USE, offline), `ollama`, `openai`, `fake` (tests)."),
+    Setting("EMBEDDER", "use", "Embedder: `use` (built-in multilingual USE, offline, fast), `e5` (built-in multilingual-e5-small, offline, better but ~15x slower to import), `ollama`, `openai`, `fake` (tests)."),
     Setting("EMBEDDING_BATCH_SIZE", 32, "Chunks embedded per call.", int),
     Setting("CHUNK_SIZE", 700, "Characters per chunk.", int),
     Setting("CHUNK_OVERLAP", 150, "Characters shared by neighbouring chunks.", int),
@@ -84,6 +110,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("FUSION_RRF_K", 60.0, "The k of Reciprocal Rank Fusion (method `rrf` only).", float),
     # --- history and feedback ---
     Setting("HISTORY_RETENTION_DAYS", 90, "Days a question, its answer and its feedback are kept in the history; `0` keeps them forever. `flask rag prune-history` deletes older ones (asking does it too, at most hourly).", int),
+    # --- index upkeep and scale-out (README: deployment and scale-out) ---
+    Setting("VECTOR_INDEX_MIN_ROWS", 50000, "Chunks a table needs before the vector index (below: exact search) is built; the import that crosses it builds it.", _count),
+    Setting("VECTOR_INDEX_TYPE", "IVF_SQ", "Vector index: `IVF_SQ` (IVF + 8-bit scalar quantisation; recall@256 >= 0.98 with the refine step, see bench/index_bench.py) or `IVF_HNSW_SQ`.", _index_type),
+    Setting("LANCEDB_CLEANUP_OLDER_THAN", 3600.0, "Age of old LanceDB versions that index upkeep removes: seconds, or `30m`, `1h`, `7d`; at least 60 s (readers may still use recent versions).", _duration),
+    Setting("MAINTENANCE_INTERVAL", 300, "Seconds between index upkeep runs (full-text fold-in, vector index, optimize, cleanup) scheduled by the workers; `0` turns the periodic run off (`flask rag maintain` still works).", _count),
 )
 
 DEFAULTS: dict[str, Any] = {s.key: s.default for s in SETTINGS}

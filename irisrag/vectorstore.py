@@ -26,14 +26,22 @@ Also: ``set_area``, ``stored_model_keys``, ``version``, ``drop``; bulk ``replace
 
 Full text (Lance's own inverted index on ``text``, stemming tokenizer of ``fts_language``)::
 
-        def refresh_indexes(self) -> str       # the pipeline calls it after writing; cheap when current
+        def refresh_indexes(self) -> str       # full text only: create, or fold new rows in
         def search_fulltext(self, text: str, area_ids: Sequence[int], k: int, *,
                             vector: np.ndarray | None = None) -> list[TextHit]
 
-Rows written after the index was built ARE found by full-text search in lancedb 0.40 (an
-unindexed tail is scanned flat), but they are scored with other term statistics than the
-indexed rows, so ``refresh_indexes`` folds them in (``optimize``) as soon as they exist.
-Deleted rows vanish from results at once. Without an index, full-text search finds nothing.
+Index upkeep (``irisrag.vectorindex``)::
+
+        def maintain(self, policy: IndexPolicy | None = None, *, full: bool = True,
+                     retrain: bool = False) -> Maintenance
+
+``maintain`` is the one place that builds the full-text index and, past
+``policy.min_rows``, the vector index (IVF_SQ), folds new rows in, compacts and removes old
+versions by age; ``irisrag.jobs.maintenance`` runs it after imports and periodically, one
+process at a time. Rows written after an index was built ARE found (an unindexed tail is
+scanned flat); full-text scores of such rows use other term statistics until folded in.
+Deleted rows vanish from results at once. Without a full-text index, full-text search finds
+nothing. Vector search uses the index when there is one, with the area prefilter.
 
 One table per embedder (``chunks_<model key>``), so vectors of different models never mix.
 Every filter is built from ints only. Readers (the web process) pass a consistency interval,
@@ -44,7 +52,6 @@ from __future__ import annotations
 import logging
 import re
 import threading
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -53,19 +60,16 @@ from typing import Any
 import lancedb
 import numpy as np
 import pyarrow as pa
-from lancedb.index import FTS
 from lancedb.query import MatchQuery
 
+from irisrag import vectorindex as upkeep
 from irisrag.errors import EmbedderMismatch, EmbeddingError
+from irisrag.vectorindex import FTS_LANGUAGES, IndexPolicy, Maintenance  # noqa: F401  (public here too)
 
 log = logging.getLogger(__name__)
 
 TABLE_PREFIX = "chunks_"
 _COLUMNS = ["document_id", "area_id", "chunk_index", "page", "text"]
-# Snowball stemmers of Lance's tokenizer; the index records the one it was built with.
-FTS_LANGUAGES = ("Arabic", "Danish", "Dutch", "English", "Finnish", "French", "German", "Greek", "Hungarian",
-                 "Italian", "Norwegian", "Portuguese", "Romanian", "Russian", "Spanish", "Swedish", "Tamil",
-                 "Turkish")
 _WORDS = re.compile(r"[^\W_]+")  # query words only: no phrase, field or boolean syntax reaches Lance
 
 
@@ -126,10 +130,7 @@ class VectorStore:
 
     def __init__(self, uri: str, model_key: str, dim: int, *, read_consistency_seconds: float | None = 2.0,
                  fts_language: str = "German") -> None:
-        language = next((name for name in FTS_LANGUAGES if name.lower() == str(fts_language).strip().lower()), None)
-        if language is None:
-            raise ValueError(f"unknown full-text language {fts_language!r}; one of {', '.join(FTS_LANGUAGES)}")
-        self.fts_language = language
+        self.fts_language = upkeep.fulltext_language(fts_language)
         interval = None if read_consistency_seconds is None else timedelta(seconds=read_consistency_seconds)
         self.uri = uri
         self.model_key = model_key
@@ -288,14 +289,13 @@ class VectorStore:
         norm = float(np.linalg.norm(query))
         if norm > 0:
             query = (query / norm).astype(np.float32)
-        result = (
+        result = upkeep.tune_query(
             table.search(query, vector_column_name="vector")
             .distance_type("cosine")
             .where(f"area_id IN ({_in_list(areas)})", prefilter=True)
             .select([*_COLUMNS, "_distance"])
             .limit(int(k))
-            .to_arrow()
-        )
+        ).to_arrow()
         rows = result.to_pylist()
         return [_hit(row, score=1.0 - float(row["_distance"]), rank=rank) for rank, row in enumerate(rows)]
 
@@ -307,7 +307,7 @@ class VectorStore:
         table = self._open()
         if not areas or k <= 0 or not words or table is None:
             return []
-        if _fts_index(table) is None:
+        if upkeep.fts_index(table) is None:
             if not self._warned_no_index:  # once per store: the next refresh_indexes fixes it
                 log.warning("table=%s event=fulltext_without_index (refresh_indexes not run yet)", self.table_name)
                 self._warned_no_index = True
@@ -335,20 +335,12 @@ class VectorStore:
         ``"none"`` (no rows), ``"current"`` (nothing to do: two metadata reads), ``"created"``
         (no index yet, or one of another language), ``"optimized"`` (unindexed rows merged).
         """
-        table = self._open()
-        if table is None or table.count_rows() == 0:
-            return "none"
-        index = _fts_index(table)
-        if index is None or (index.index_details or {}).get("language") != self.fts_language:
-            config = FTS(language=self.fts_language, stem=True, remove_stop_words=True, ascii_folding=True)
-            _retry(lambda: table.create_index("text", config=config, replace=True))
-            log.info("table=%s language=%s event=fulltext_index_created", self.table_name, self.fts_language)
-            return "created"
-        if index.num_unindexed_rows:
-            _retry(table.optimize)
-            log.info("table=%s rows=%d event=fulltext_index_updated", self.table_name, index.num_unindexed_rows)
-            return "optimized"
-        return "current"
+        return upkeep.refresh_fulltext(self._open(), self.fts_language)
+
+    def maintain(self, policy: IndexPolicy | None = None, *, full: bool = True,
+                 retrain: bool = False) -> Maintenance:
+        """Run one index upkeep pass (``irisrag.vectorindex.maintain``); one process at a time."""
+        return upkeep.maintain(self._open(), self.fts_language, policy or IndexPolicy(), full=full, retrain=retrain)
 
     def chunks_of(self, document_id: int) -> list[Hit]:
         """Return a document's chunks ordered by chunk index (score 0, rank = position)."""
@@ -374,23 +366,6 @@ class VectorStore:
         """Return the number of stored chunks."""
         table = self._open()
         return 0 if table is None else table.count_rows()
-
-
-def _fts_index(table: Any) -> Any:
-    """Return the table's full-text index description, None without one."""
-    return next((i for i in table.list_indices() if i.index_type == "FTS" and i.columns == ["text"]), None)
-
-
-def _retry(operation: Any, attempts: int = 4) -> Any:
-    """Run a LanceDB maintenance call, retrying optimistic commit conflicts (another writer won)."""
-    for attempt in range(attempts):
-        try:
-            return operation()
-        except Exception as exc:  # lance raises plain errors; only the conflict is worth a retry
-            if "conflict" not in str(exc).lower() or attempt == attempts - 1:
-                raise
-            time.sleep(0.2 * (attempt + 1))
-    return None
 
 
 def _hit(row: dict[str, Any], *, score: float, rank: int) -> Hit:

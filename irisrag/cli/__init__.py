@@ -35,10 +35,12 @@ def init_app(app: Flask) -> None:
     from irisrag.cli import (
         api_keys,  # noqa: F401
         ask,  # noqa: F401
+        backup,  # noqa: F401
         evaluate,  # noqa: F401
         history,  # noqa: F401
         imports,  # noqa: F401
         inspector,  # noqa: F401
+        maintain,  # noqa: F401
         setup,  # noqa: F401  (registers commands)
     )
 

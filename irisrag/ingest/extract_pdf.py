@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pypdf import PdfReader
-from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError, PyPdfError
+from pypdf.errors import DependencyError, FileNotDecryptedError, LimitReachedError, PdfReadError, PyPdfError
 
 from irisrag.errors import ExtractionError
 from irisrag.ingest.pages import Page
@@ -15,6 +15,7 @@ log = logging.getLogger(__name__)
 
 # A hostile page can expand to gigabytes of text; real pages hold a few thousand characters.
 MAX_PAGE_CHARS = 1_000_000
+BOMB_MESSAGE = "A page of the PDF expands to far more data than a document page holds; it was not read"
 # The header may legally follow some junk, but only within the first kilobyte.
 HEADER_WINDOW = 1024
 
@@ -55,6 +56,8 @@ def _page_text(reader: PdfReader, index: int, path: Path) -> str:
     """Return the text of one page; a broken page yields '' rather than failing the document."""
     try:
         text = reader.pages[index].extract_text() or ""
+    except LimitReachedError as exc:  # pypdf's decompression cap: a bomb, not a page to skip silently
+        raise ExtractionError(BOMB_MESSAGE, f"{path}: page {index + 1}: {exc}") from exc
     except Exception as exc:  # pypdf raises many types on broken content streams
         log.warning("pdf_page_unreadable path=%s page=%d error=%s", path, index + 1, exc)
         return ""

@@ -161,7 +161,11 @@ def _inside(root: Path, candidate: Path, shown: str) -> Path:
 
 def _regular_file(resolved: Path, shown: str, where: str) -> Path:
     """Return the path when it is an existing regular file; raise NotFound/ValidationError otherwise."""
-    if not resolved.exists():
+    try:
+        exists = resolved.exists()
+    except OSError as exc:  # a name too long for the file system: bad input, not a server error
+        raise ValidationError(f"The path {shown[:200]} cannot be used", f"{str(resolved)[:500]}: {exc.strerror}") from exc
+    if not exists:
         raise NotFound(f"The file {shown} was not found {where}", str(resolved))
     if not resolved.is_file():
         raise ValidationError(f"{shown} is not a regular file", str(resolved))

@@ -21,6 +21,7 @@ from rq.job import Job
 from irisrag import components
 from irisrag.errors import Conflict, IrisRagError
 from irisrag.extensions import db
+from irisrag.jobs.maintenance import maintain_after_import
 from irisrag.jobs.queue import enqueue, queue_errors
 from irisrag.models import Document
 from irisrag.models.base import utcnow
@@ -85,6 +86,7 @@ class RowProgress:
         self.document_id = document_id
         self.lock = lock
         self._last: tuple[str | None, float] = (None, 0.0)
+        self._stage_started = time.monotonic()
 
     @property
     def stage(self) -> str | None:
@@ -96,11 +98,27 @@ class RowProgress:
         last_stage, last_time = self._last
         if stage == last_stage and now - last_time < 0.5 and done < total:
             return
+        if stage != last_stage:
+            _log_stage(self.document_id, stage, last_stage, (now - self._stage_started) * 1000)
+            self._stage_started = now
         self._last = (stage, now)
         if self.lock is not None:
             self.lock.reacquire()
         Document.update(status=stage, progress_done=done, progress_total=total, updated_at=utcnow()).where(
             Document.id == self.document_id).execute()
+
+
+def _job_id() -> str:
+    from rq import get_current_job
+
+    job = get_current_job()
+    return job.id if job is not None else "-"
+
+
+def _log_stage(document_id: int, stage: str, previous: str | None, previous_ms: float) -> None:
+    """Log one line per job stage: the stage begun and how long the previous one took."""
+    log.info("job_stage document_id=%s job=%s stage=%s previous=%s previous_ms=%.0f",
+             document_id, _job_id(), stage, previous or "-", previous_ms)
 
 
 def record_failure(document_id: int, exc: BaseException, stage: str | None = None) -> None:
@@ -155,14 +173,18 @@ def import_document(document_id: int, force: bool = False, *, use_lock: bool = T
             raise Conflict("This document is being imported by another job.", f"document {document_id}")
         progress = RowProgress(document_id, lock)
         comps, config = components.get(), current_app.config
+        began = time.monotonic()
+        log.info("job_start document_id=%s job=%s task=import force=%s", document_id, _job_id(), force)
         try:
             job = ImportJob(doc.id, doc.area_id, Path(doc.directory) / doc.name, doc.kind, doc.sha256,
                             doc.chunk_count if doc.embedder_key == comps.embedder.key else 0, force)
             settings = PipelineSettings(config["CHUNK_SIZE"], config["CHUNK_OVERLAP"], config["EMBEDDING_BATCH_SIZE"])
             result = run_import(job, embedder=comps.embedder, store=comps.store, settings=settings, progress=progress)
-            if result.status == "done":
-                comps.store.refresh_indexes()  # keep the full-text index current for hybrid retrieval
+            # Indexes current for hybrid retrieval; a failure here is logged, never fails the import.
+            upkeep = maintain_after_import(use_lock=use_lock) if result.status == "done" else None
         except BaseException as exc:
+            log.warning("job_failed document_id=%s job=%s stage=%s error=%s ms=%.0f", document_id, _job_id(),
+                        progress.stage or "-", type(exc).__name__, (time.monotonic() - began) * 1000)
             record_failure(document_id, exc, progress.stage)
             raise
         finally:
@@ -171,8 +193,10 @@ def import_document(document_id: int, force: bool = False, *, use_lock: bool = T
                         chunk_count=result.chunks, embedder_key=comps.embedder.key, imported_at=utcnow(),
                         progress_done=result.chunks, progress_total=result.chunks, error=None, error_detail=None,
                         updated_at=utcnow()).where(Document.id == document_id).execute()
+        log.info("job_done document_id=%s job=%s status=%s chunks=%d ms=%.0f", document_id, _job_id(),
+                 result.status, result.chunks, (time.monotonic() - began) * 1000)
         return {"document_id": document_id, "status": result.status, "chunks": result.chunks,
-                "timings": result.timings}
+                "timings": result.timings, "maintenance": upkeep}
 
 
 def fetch_document(document_id: int, force: bool = False, *, use_lock: bool = True) -> dict:
@@ -187,6 +211,8 @@ def fetch_document(document_id: int, force: bool = False, *, use_lock: bool = Tr
             return {"document_id": document_id, "status": "deleted"}
         config = current_app.config
         Document.update(status="fetching", updated_at=utcnow()).where(Document.id == document_id).execute()
+        began = time.monotonic()
+        log.info("job_stage document_id=%s job=%s stage=fetching previous=- previous_ms=0", document_id, _job_id())
         try:
             fetched = fetch_url(doc.source_url, timeout=config["URL_TIMEOUT"], max_bytes=config["MAX_UPLOAD_BYTES"],
                                 allowlist=config["URL_ALLOWLIST"])
@@ -195,6 +221,8 @@ def fetch_document(document_id: int, force: bool = False, *, use_lock: bool = Tr
             name = url_file_name(doc.source_url, "pdf" if kind == "pdf" else "html")
             path = stage_bytes(upload_root(), "url", name, content)
         except BaseException as exc:
+            log.warning("job_failed document_id=%s job=%s stage=fetching error=%s ms=%.0f", document_id, _job_id(),
+                        type(exc).__name__, (time.monotonic() - began) * 1000)
             record_failure(document_id, exc, "fetching")
             _no_retry_unless_network(exc)
             raise

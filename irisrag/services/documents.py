@@ -197,4 +197,37 @@ def mark_stale_failed() -> int:
                         error_detail=f"no progress since before {limit:%Y-%m-%d %H:%M:%S} UTC", updated_at=utcnow())
         .where(Document.status.in_(running) & (Document.updated_at < limit))
         .execute()
-    )
+    ) + _mark_lost_jobs_failed(limit)
+
+
+LOST_CHECK_SECONDS = 60.0
+_last_lost_check: float | None = None  # monotonic time of this process's last look for lost jobs
+
+
+def _mark_lost_jobs_failed(limit) -> int:
+    """Fail documents queued before ``limit`` whose job is gone from Redis (emptied, or restarted without data).
+
+    At most once a minute per process and 100 documents a time: each needs a Redis lookup.
+    While Redis is down nothing is decided: the jobs may come back with it.
+    """
+    import time
+
+    from redis.exceptions import RedisError
+
+    from irisrag.jobs.documents import pending_job
+
+    global _last_lost_check
+    if _last_lost_check is not None and time.monotonic() - _last_lost_check < LOST_CHECK_SECONDS:
+        return 0
+    _last_lost_check = time.monotonic()
+    waiting = Document.select(Document.id).where((Document.status == "queued") & (Document.updated_at < limit))
+    try:
+        lost = [d.id for d in waiting.order_by(Document.updated_at).limit(100) if pending_job(d.id) is None]
+    except RedisError:
+        return 0
+    if lost:
+        log.warning("import_jobs_lost document_ids=%s", lost)
+    return Document.update(
+        status="failed", error="The import's job was lost from the queue (Redis was emptied or restarted). Retry it.",
+        error_detail=f"queued before {limit:%Y-%m-%d %H:%M:%S} UTC, no job in the queue", updated_at=utcnow(),
+    ).where(Document.id.in_(lost) & (Document.status == "queued")).execute() if lost else 0

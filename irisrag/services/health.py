@@ -1,9 +1,18 @@
-"""Readiness checks for load balancers and supervisors: each dependency answers or says why not."""
+"""Readiness checks for load balancers and supervisors: each dependency answers or says why not.
+
+The database, Redis and LanceDB are always checked. ``deep`` adds the embedder (embeds a
+probe text) and the language model: a cheap GET of its model list (Ollama ``/api/tags``,
+OpenAI-compatible ``/models``), never a generation. The LLM is not ``required``: without it
+answers fall back to the best passages, so an unreachable LLM is reported but leaves the
+service ready.
+"""
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+
+import requests
 
 from irisrag import components
 from irisrag.extensions import db
@@ -15,20 +24,29 @@ class Check:
     ok: bool
     detail: str
     seconds: float
+    required: bool = True
 
 
-def _timed(name: str, probe: Callable[[], str]) -> Check:
+LLM_PROBE_TIMEOUT = 3.0
+
+
+def _timed(name: str, probe: Callable[[], str], *, required: bool = True) -> Check:
     began = time.perf_counter()
     try:
         detail = probe()
         ok = True
     except Exception as exc:  # a readiness probe reports every failure, it never raises
         detail, ok = f"{type(exc).__name__}: {exc}", False
-    return Check(name, ok, detail, round(time.perf_counter() - began, 4))
+    return Check(name, ok, detail, round(time.perf_counter() - began, 4), required)
 
 
 def _database() -> str:
-    db.execute_sql("SELECT 1")
+    opened = db.connect(reuse_if_open=True)  # the ops blueprint opens no connection for the request
+    try:
+        db.execute_sql("SELECT 1")
+    finally:
+        if opened:
+            db.close()
     return type(db.obj).__name__
 
 
@@ -50,9 +68,39 @@ def _embedder() -> str:
     return embedder.key
 
 
+def llm_probe_url(config) -> tuple[str, dict[str, str]] | None:
+    """Return the model-list URL (and headers) that shows the configured LLM answers; None without one."""
+    kind = str(config.get("LLM", "none")).lower()
+    if kind == "ollama":
+        return f"{str(config['OLLAMA_URL']).rstrip('/')}/api/tags", {}
+    if kind == "openai":
+        key = config.get("OPENAI_API_KEY")
+        return f"{str(config['OPENAI_BASE_URL']).rstrip('/')}/models", ({"Authorization": f"Bearer {key}"} if key else {})
+    return None
+
+
+def _llm(url: str, headers: dict[str, str]) -> str:
+    # The details leave the URL out: /readyz answers without a login.
+    try:
+        resp = requests.get(url, headers=headers, timeout=LLM_PROBE_TIMEOUT)
+    except requests.RequestException as exc:
+        raise RuntimeError(f"{type(exc).__name__} (no answer within {LLM_PROBE_TIMEOUT:g} s or refused)") from None
+    if resp.status_code >= 400:
+        raise RuntimeError(f"model list answered HTTP {resp.status_code}")
+    return f"{components.get().config['LLM']} answers"
+
+
+def ready(checks: list[Check]) -> bool:
+    """Return whether every required check passed."""
+    return all(c.ok or not c.required for c in checks)
+
+
 def readiness(*, deep: bool = False) -> list[Check]:
-    """Check database, Redis and LanceDB; with ``deep`` also call the embedder."""
+    """Check database, Redis and LanceDB; with ``deep`` also the embedder and a configured LLM (not required)."""
     checks = [_timed("database", _database), _timed("redis", _redis), _timed("lancedb", _lancedb)]
     if deep:
         checks.append(_timed("embedder", _embedder))
+        probe = llm_probe_url(components.get().config)
+        if probe is not None:  # without an LLM answers are extractive by design: nothing to check
+            checks.append(_timed("llm", lambda: _llm(*probe), required=False))
     return checks

@@ -19,8 +19,8 @@ from peewee import DatabaseError
 
 from irisrag import components
 from irisrag.errors import NotFound, ValidationError
-from irisrag.i18n import N_
 from irisrag.extensions import db
+from irisrag.i18n import N_
 from irisrag.models import Area, Document, Feedback, QuestionLog, User
 from irisrag.models.base import utcnow
 from irisrag.models.history import MAX_COMMENT_CHARS
@@ -39,7 +39,7 @@ HISTORY_PAGE = 50
 NO_SUCH_QUESTION = N_("There is no such question in your history.")
 BAD_RATING = N_("Please rate the answer with thumbs up or thumbs down.")
 COMMENT_TOO_LONG = N_("The comment is too long: please use at most 2000 characters.")
-ANSWER_WITHHELD = ("This answer drew on an area you can no longer search, so it is not shown any more.")
+ANSWER_WITHHELD = N_("This answer drew on an area you can no longer search, so it is not shown any more.")
 RATINGS = {"up": 1, "+1": 1, "1": 1, "down": -1, "-1": -1}
 
 _last_prune: float | None = None  # monotonic time of this process's last opportunistic prune

@@ -32,7 +32,9 @@ def select_locale() -> str:
 def init_web(app: Flask) -> None:
     """Register extensions, blueprints and hooks."""
     from irisrag.web import admin, api, auth, dashboard, errors, ops, security
+    from irisrag.web import logging as request_log
 
+    request_log.init_app(app)  # first: its timer starts before the other hooks run
     csrf.init_app(app)
     htmx_ext.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
@@ -50,6 +52,8 @@ def init_web(app: Flask) -> None:
     @app.before_request
     def _connect() -> None:
         # Close at teardown only what this request opened (tests and CLI may hold one).
+        if request.blueprint == "ops":  # liveness must not need the database; readiness checks it itself
+            return
         g.db_opened = db.connect(reuse_if_open=True)
 
     @app.teardown_request

@@ -1,7 +1,7 @@
 """Blueprint ``admin``: the console with its five tabs (SPEC 6)."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from flask import Blueprint, abort, redirect, request, url_for
 from flask_babel import gettext as _
@@ -181,4 +181,5 @@ from irisrag.web import (  # noqa: E402  (these register their routes on bp)
     admin_evaluations,  # noqa: F401
     admin_feedback,  # noqa: F401
     admin_inspector,  # noqa: F401
+    admin_system,  # noqa: F401
 )

@@ -144,6 +144,9 @@ def upload_too_large(exc: RequestEntityTooLarge):
     # The body stays unread, so the tab (whose forms would read it) cannot be rendered here.
     limit = size_text(current_app.config["MAX_CONTENT_LENGTH"])
     message = _("The upload is larger than %(limit)s in all. Upload fewer files at once.", limit=limit)
+    if request.content_length is not None and request.content_length <= current_app.config["MAX_CONTENT_LENGTH"]:
+        parts = current_app.config.get("MAX_FORM_PARTS") or 1000  # werkzeug refused the number of parts
+        message = _("Too many files at once (at most about %(num)d). Upload fewer files at once.", num=parts)
     if request.endpoint != "admin.upload_documents" or not is_htmx():
         return render_template("error.html", code=413, message=message), 413
     html = render_template("admin/_upload_error.html", error=message)

@@ -5,10 +5,12 @@ import logging
 
 from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
+from peewee import InterfaceError, OperationalError
 
 from irisrag.errors import IrisRagError
 
 log = logging.getLogger(__name__)
+DATABASE_UNAVAILABLE = "The database is busy or not reachable at the moment. Please try again in a few seconds."
 
 
 def _page(code: int, message: str):
@@ -38,6 +40,21 @@ def init_app(app: Flask) -> None:
         if _wants_json():
             return jsonify(error={"code": exc.code, "message": exc.message}), exc.status
         return _page(exc.status, exc.message)
+
+    @app.errorhandler(OperationalError)
+    @app.errorhandler(InterfaceError)
+    def _database_unavailable(exc: Exception):
+        # SQLite busy past busy_timeout, a PostgreSQL restart: transient, so 503 and "try again".
+        log.warning("database_unavailable path=%s error=%s: %s", request.path, type(exc).__name__, exc)
+        message = DATABASE_UNAVAILABLE
+        if _wants_json():
+            response = jsonify(error={"code": "database_unavailable", "message": message})
+            return response, 503, {"Retry-After": "5"}
+        try:
+            body, status = _page(503, message)
+        except (OperationalError, InterfaceError):  # the page itself needed the database (who is logged in)
+            body, status = message, 503
+        return body, status, {"Retry-After": "5"}
 
     for code in (400, 403, 404, 405, 413, 429, 500):
         app.register_error_handler(code, _http_error)

@@ -18,7 +18,7 @@ def healthz():
 @bp.route("/readyz")
 def readyz():
     checks = health.readiness(deep=request.args.get("deep") == "1")
-    ready = all(c.ok for c in checks)
+    ready = health.ready(checks)
     # Details name only dependency kinds and errors, never document content.
     body = {"status": "ready" if ready else "unavailable", "checks": [asdict(c) for c in checks]}
     return jsonify(body), 200 if ready else 503

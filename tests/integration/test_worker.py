@@ -17,7 +17,7 @@ from irisrag.jobs.tasks import ping
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def start_worker(app, tmp_path: Path, **extra_env: str) -> subprocess.Popen:
+def start_worker(app, tmp_path: Path, log_name: str = "worker.log", **extra_env: str) -> subprocess.Popen:
     """Start worker.py as its own process group (so a test can kill it and its work horse)."""
     env = {
         **os.environ,
@@ -35,9 +35,11 @@ def start_worker(app, tmp_path: Path, **extra_env: str) -> subprocess.Popen:
         "IRISRAG_FAKE_EMBED_DELAY": str(app.config["FAKE_EMBED_DELAY"]),
         "IRISRAG_LANCEDB_READ_CONSISTENCY_SECONDS": "0",
         "IRISRAG_IMPORT_STALE_SECONDS": str(app.config["IMPORT_STALE_SECONDS"]),
+        "IRISRAG_VECTOR_INDEX_MIN_ROWS": str(app.config["VECTOR_INDEX_MIN_ROWS"]),
+        "IRISRAG_MAINTENANCE_INTERVAL": str(app.config["MAINTENANCE_INTERVAL"]),
         **extra_env,
     }
-    log = open(tmp_path / "worker.log", "ab")
+    log = open(tmp_path / log_name, "ab")
     return subprocess.Popen([sys.executable, "worker.py"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
                             start_new_session=True)
 
@@ -86,7 +88,7 @@ def test_worker_process_runs_a_job_in_the_app_context(app, make_user, tmp_path):
     worker = start_worker(app, tmp_path)
     try:
         with app.app_context():
-            job = enqueue(ping, "hello", job_id="ping-1")
+            job = enqueue(ping, "hello", job_id=f"ping-{app.config['QUEUE_NAME']}")  # test runs share a Redis
             wait_for(job)
             result = job.return_value()
         assert job.get_status() == "finished", (tmp_path / "worker.log").read_text()

@@ -1,0 +1,262 @@
+"""The admin system page: queue, workers, failed jobs (with requeue), index state, disk use.
+
+Every part is read on its own and reports its own failure, so the page still shows the
+index and the disks while Redis is down, and the queue while LanceDB is unreadable.
+"""
+from __future__ import annotations
+
+import logging
+import os
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+from peewee import fn
+
+from irisrag import components
+from irisrag.errors import NotFound, QueueUnavailable
+from irisrag.models import Document
+from irisrag.models.base import utcnow
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+FAILED_SHOWN = 50
+DOCUMENT_TASKS = ("irisrag.jobs.documents.import_document", "irisrag.jobs.documents.fetch_document")
+
+
+@dataclass(frozen=True)
+class WorkerView:
+    name: str
+    state: str
+    last_heartbeat: datetime | None
+    current_job: str | None
+
+
+@dataclass(frozen=True)
+class FailedJobView:
+    id: str
+    task: str
+    document_id: int | None
+    document_name: str | None
+    ended_at: datetime | None
+    error: str  # the last line of the traceback (for admins)
+
+
+@dataclass(frozen=True)
+class QueueView:
+    name: str
+    available: bool
+    error: str | None = None
+    queued: int = 0
+    started: int = 0
+    scheduled: int = 0
+    deferred: int = 0
+    failed_count: int = 0
+    workers: tuple[WorkerView, ...] = ()
+    failed: tuple[FailedJobView, ...] = ()
+
+
+@dataclass(frozen=True)
+class TableView:
+    name: str
+    rows: int
+    version: int
+    versions: int
+    fulltext_index: bool
+    in_use: bool  # the table of the configured embedder
+
+
+@dataclass(frozen=True)
+class IndexView:
+    uri: str
+    tables: tuple[TableView, ...] = ()
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class DiskView:
+    label: str
+    path: str
+    bytes: int | None
+    files: int
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class SystemView:
+    queue: QueueView
+    index: IndexView
+    disks: tuple[DiskView, ...]
+    documents: dict[str, int] = field(default_factory=dict)
+
+
+def _guarded(what: str, read: Callable[[], T], failed: Callable[[str], T]) -> T:
+    try:
+        return read()
+    except Exception as exc:  # a status page shows what it cannot read; it never fails as a whole
+        log.warning("system_read_failed part=%s error=%s", what, exc)
+        return failed(f"{type(exc).__name__}: {exc}")
+
+
+# --- queue ----------------------------------------------------------------------
+
+def _document_id(job: Any) -> int | None:
+    if job.func_name in DOCUMENT_TASKS and job.args and isinstance(job.args[0], int):
+        return job.args[0]
+    return None
+
+
+def _last_line(text: str | None) -> str:
+    lines = [line for line in (text or "").strip().splitlines() if line.strip()]
+    return lines[-1][:500] if lines else ""
+
+
+def _failed_jobs(queue: Any) -> tuple[int, tuple[FailedJobView, ...]]:
+    from rq.job import Job
+
+    registry = queue.failed_job_registry
+    ids = registry.get_job_ids(0, FAILED_SHOWN - 1, desc=True)
+    jobs = [j for j in Job.fetch_many(ids, connection=queue.connection) if j is not None]
+    names = {d.id: d.name for d in Document.select(Document.id, Document.name).where(
+        Document.id.in_([i for i in (_document_id(j) for j in jobs) if i is not None] or [0]))}
+    views = tuple(FailedJobView(j.id, (j.func_name or "?").rsplit(".", 1)[-1], _document_id(j),
+                                names.get(_document_id(j)), j.ended_at, _last_line(j.exc_info)) for j in jobs)
+    return registry.count, views
+
+
+def _workers(queue: Any) -> tuple[WorkerView, ...]:
+    from rq import Worker
+
+    return tuple(WorkerView(w.name, str(w.get_state()), getattr(w, "last_heartbeat", None), w.get_current_job_id())
+                 for w in sorted(Worker.all(queue=queue), key=lambda w: w.name))
+
+
+def queue_view() -> QueueView:
+    """Return the import queue's lengths, its workers and its recent failed jobs."""
+    comps = components.get()
+
+    def read() -> QueueView:
+        queue = comps.queue
+        comps.redis.ping()
+        failed_count, failed = _failed_jobs(queue)
+        return QueueView(queue.name, True, None, queue.count, queue.started_job_registry.count,
+                         queue.scheduled_job_registry.count, queue.deferred_job_registry.count, failed_count,
+                         _workers(queue), failed)
+
+    return _guarded("queue", read, lambda error: QueueView(comps.config["QUEUE_NAME"], False, error))
+
+
+def requeue_failed(job_id: str) -> str:
+    """Put a failed job back on the queue (its document shows queued again); return what was requeued."""
+    from redis.exceptions import RedisError
+    from rq.exceptions import InvalidJobOperation, NoSuchJobError
+
+    queue = components.get().queue
+    try:
+        job = queue.failed_job_registry.requeue(job_id)
+    except (NoSuchJobError, InvalidJobOperation) as exc:
+        raise NotFound("There is no such failed job (it may have been requeued already).", str(exc)) from exc
+    except RedisError as exc:
+        raise QueueUnavailable("The job queue (Redis) is not reachable.", str(exc)) from exc
+    document_id = _document_id(job)
+    if document_id is not None:
+        Document.update(status="queued", progress_done=0, progress_total=0, error=None, error_detail=None,
+                        updated_at=utcnow()).where(Document.id == document_id).execute()
+    log.info("job_requeued job=%s document_id=%s", job.id, document_id)
+    return (job.func_name or job.id).rsplit(".", 1)[-1] + (f" (document {document_id})" if document_id else "")
+
+
+# --- index and disks --------------------------------------------------------------
+
+def table_names(connection: Any) -> list[str]:
+    """Return the names of the tables of a LanceDB connection (all pages)."""
+    names: list[str] = []
+    token = None
+    while True:
+        page = connection.list_tables(page_token=token)
+        names.extend(page.tables)
+        token = page.page_token
+        if not token:
+            return names
+
+
+def index_view() -> IndexView:
+    """Return every LanceDB table with its rows, current version and number of kept versions."""
+    import lancedb
+
+    comps = components.get()
+    uri = comps.lancedb_uri()
+
+    def read() -> IndexView:
+        connection = lancedb.connect(uri)
+        current = comps.store.table_name
+        tables = []
+        for name in sorted(table_names(connection)):
+            table = connection.open_table(name)
+            fts = any(i.index_type == "FTS" for i in table.list_indices())
+            tables.append(TableView(name, table.count_rows(), table.version, len(table.list_versions()), fts,
+                                    name == current))
+        return IndexView(uri, tuple(tables))
+
+    return _guarded("index", read, lambda error: IndexView(uri, (), error))
+
+
+def disk_use(path: Path) -> tuple[int, int]:
+    """Return (bytes, files) below a path; a missing path uses nothing."""
+    if path.is_file():
+        return path.stat().st_size, 1
+    total = count = 0
+    for directory, _dirs, names in os.walk(path):
+        for name in names:
+            try:
+                total += os.lstat(os.path.join(directory, name)).st_size
+                count += 1
+            except OSError:  # deleted while we looked
+                continue
+    return total, count
+
+
+def _disk(label: str, path: Path | None, shown: str) -> DiskView:
+    if path is None:
+        return DiskView(label, shown, None, 0, "not a local path")
+
+    def read() -> DiskView:
+        size, files = disk_use(path)
+        return DiskView(label, shown, size, files)
+
+    return _guarded(f"disk:{label}", read, lambda error: DiskView(label, shown, None, 0, error))
+
+
+def sqlite_path() -> Path | None:
+    """Return the SQLite database file, None for PostgreSQL or an in-memory database."""
+    from irisrag.extensions import db
+
+    name = getattr(db.obj, "database", "")
+    if type(db.obj).__name__ != "SqliteDatabase" or name in ("", ":memory:"):
+        return None
+    return Path(name)
+
+
+def disk_views() -> tuple[DiskView, ...]:
+    """Return the space used by the staged files, LanceDB and (SQLite) the database with its WAL."""
+    from irisrag.services.documents import upload_root
+
+    uri = components.get().lancedb_uri()
+    lance = None if "://" in uri else Path(uri)
+    views = [_disk("staging", upload_root(), str(upload_root())), _disk("lancedb", lance, uri)]
+    database = sqlite_path()
+    if database is not None:
+        parts = [_disk("database", Path(f"{database}{suffix}"), str(database)) for suffix in ("", "-wal", "-shm")]
+        sizes = [p.bytes for p in parts if p.bytes is not None]
+        views.append(DiskView("database", str(database), sum(sizes), sum(p.files for p in parts)))
+    return tuple(views)
+
+
+def system_view() -> SystemView:
+    """Return everything the system page shows."""
+    counts = Counter({row.status: row.count for row in Document.select(
+        Document.status, fn.COUNT(Document.id).alias("count")).group_by(Document.status)})
+    return SystemView(queue_view(), index_view(), disk_views(), dict(sorted(counts.items())))
