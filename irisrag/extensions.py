@@ -27,7 +27,10 @@ def open_database(url: str, root: Path | None = None):
         if not path.is_absolute() and root is not None:
             path = root / path
         path.parent.mkdir(parents=True, exist_ok=True)
-        return SqliteDatabase(str(path), pragmas=SQLITE_PRAGMAS, check_same_thread=False)
+        # Transactions begin IMMEDIATE: a read-then-write transaction (register a document
+        # while a worker writes progress) would otherwise fail at once with "database is
+        # locked" when it upgrades its lock, instead of waiting busy_timeout like any write.
+        return SqliteDatabase(str(path), pragmas=SQLITE_PRAGMAS, check_same_thread=False, lock_type="IMMEDIATE")
     if parsed.scheme in ("postgres", "postgresql"):
         kwargs = {
             "host": parsed.hostname or None,
