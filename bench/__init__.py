@@ -1,0 +1,1 @@
+"""IrisRAG benchmarks: import throughput and context building (see bench/README.md)."""

