@@ -66,7 +66,7 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
 
 def _run(command: list[str]) -> str:
     try:
-        return subprocess.run(command, capture_output=True, text=True, timeout=10).stdout.strip()
+        return subprocess.run(command, capture_output=True, text=True, timeout=10).stdout.rstrip()
     except (OSError, subprocess.SubprocessError):
         return "?"
 

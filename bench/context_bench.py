@@ -264,6 +264,7 @@ def run(quick: bool, sizes: list[int] | None = None, queries: int | None = None)
     consistency = float(DEFAULTS["LANCEDB_READ_CONSISTENCY_SECONDS"])
     settings = replace(RetrievalSettings.from_config(DEFAULTS), mode="vector")
 
+    machine_text = machine()  # load average at the start
     _load_use()
     embedder = UseEmbedder()
     doc_index, docs = _corpus(n_real)
@@ -321,7 +322,8 @@ def run(quick: bool, sizes: list[int] | None = None, queries: int | None = None)
             del matrix, keys, store, store0
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    return _report(quick, builds, results, len(texts), len(docs), embed_rate, len(questions) - WARMUP, consistency)
+    return _report(quick, builds, results, len(texts), len(docs), embed_rate, len(questions) - WARMUP, consistency,
+                   machine_text)
 
 
 def _policy(config, min_rows: int | None = None):
@@ -345,7 +347,7 @@ def _retry_conflict(operation, attempts: int = 5):
     return None
 
 
-def _report(quick, builds, results, n_real, n_docs, embed_rate, n_questions, consistency) -> str:
+def _report(quick, builds, results, n_real, n_docs, embed_rate, n_questions, consistency, machine_text) -> str:
     build_rows = [[b["label"], f"{b['rows']:,}", f"{b['real']:,}", f"{b['rows'] - b['real']:,}",
                    f"{b['share']:.1%}", f"{b['write_s']:.1f} ({b['commits']} commits)",
                    f"{b['compact_s']:.1f} ({b['fragments']} fragments after)", f"{b['fts_s']:.1f}",
@@ -388,7 +390,7 @@ def _report(quick, builds, results, n_real, n_docs, embed_rate, n_questions, con
 
     rate = "taken from the cache" if embed_rate is None else f"{embed_rate:.0f} chunks/s"
     sections = [
-        "## Machine\n\n" + machine(),
+        "## Machine\n\n" + machine_text,
         "## Context building (`build_context`, k = 256 candidates)\n\n"
         f"{'Quick run' if quick else 'Full run'}: {n_questions} SciFact questions per configuration after "
         f"{WARMUP} warm-up questions, every variant run for every question in rotating order. {n_real:,} real "
