@@ -3,17 +3,17 @@ from __future__ import annotations
 
 import codecs
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path, PurePath
 
 from irisrag.errors import ExtractionError, UnsupportedFileType
 from irisrag.ingest.extract_html import MAX_HTML_CHARS, extract_html_bytes, extract_html_text
-from irisrag.ingest.extract_pdf import iter_pdf_pages
+from irisrag.ingest.extract_pdf import iter_pdf_pages, open_pdf
 from irisrag.ingest.pages import Extracted, Page
 
 __all__ = [
     "SUPPORTED", "Extracted", "Page", "extract", "extract_html_bytes", "extract_html_text",
-    "iter_pages", "iter_pdf_pages", "kind_for", "decode_text",
+    "iter_pages", "iter_pdf_pages", "kind_for", "decode_text", "page_source",
 ]
 
 log = logging.getLogger(__name__)
@@ -134,6 +134,19 @@ def iter_pages(path: Path, kind: str | None = None) -> Iterator[Page]:
         raise UnsupportedFileType(
             f"The file type is not supported. Supported types: {supported_types_text()}", f"kind {kind!r}"
         )
+
+
+def page_source(path: Path, kind: str | None = None) -> tuple[int | None, Callable[[], Iterator[Page]]]:
+    """Return (page count or None, a function that starts iterating the pages).
+
+    A PDF is opened here, so a damaged or encrypted file fails at once; its pages are read
+    when the iterator runs (possibly in another thread). Other kinds are one page: None.
+    """
+    kind = kind or kind_for(path.name)
+    if kind == "pdf":
+        reader = open_pdf(path)
+        return len(reader.pages), lambda: iter_pdf_pages(path, reader)
+    return None, lambda: iter_pages(path, kind)
 
 
 def extract(path: Path, kind: str | None = None) -> Extracted:

@@ -67,9 +67,9 @@ def _page_text(reader: PdfReader, index: int, path: Path) -> str:
     return text.replace("\x00", "")
 
 
-def iter_pdf_pages(path: Path) -> Iterator[Page]:
+def iter_pdf_pages(path: Path, reader: PdfReader | None = None) -> Iterator[Page]:
     """Yield each page's text with its 1-based page number, one page in memory at a time."""
-    reader = open_pdf(path)
+    reader = reader or open_pdf(path)
     for index in range(len(reader.pages)):
         yield Page(index + 1, _page_text(reader, index, path))
 
