@@ -206,6 +206,29 @@ def test_maintenance_lock_lets_one_process_run_and_picks_up_pending_imports(app,
         assert not redis.exists(maintenance._key("pending")) and not redis.exists(maintenance._key("lock"))
 
 
+def test_pass_after_import_is_left_to_the_last_import_of_a_batch(app):
+    from irisrag import components
+    from irisrag.jobs import maintenance, tasks
+
+    with app.app_context():
+        queue = components.get().queue
+        prefix = maintenance._prefix()
+        other = queue.enqueue(tasks.ping, "x", job_id=f"{prefix}-ping-1")  # not an import: no deferral
+        try:
+            assert not maintenance.upkeep_job_waiting()
+            assert maintenance.maintain_after_import()["status"] == "done"
+            waiting = queue.enqueue(tasks.ping, "x", job_id=f"{prefix}-import-doc-7-abcd1234")
+            assert maintenance.upkeep_job_waiting()
+            assert maintenance.maintain_after_import() == {"status": "deferred"}
+            assert maintenance.maintain_after_import(use_lock=False)["status"] == "done"  # CLI --sync: no queue
+            waiting.delete()
+            assert maintenance.maintain_after_import()["status"] == "done"  # the last one of the batch runs it
+        finally:
+            for job_id in queue.get_job_ids():
+                queue.remove(job_id)
+            other.delete()
+
+
 def test_periodic_maintenance_is_one_chain_of_slot_jobs(app):
     from datetime import UTC, datetime
 
