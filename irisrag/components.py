@@ -30,6 +30,28 @@ class Components:
         return build_llm(self.config)
 
     @cached_property
+    def reranker(self):
+        """The optional reranking stage (RERANKER), or None."""
+        from irisrag.rag.rerank import build_reranker
+
+        return build_reranker(self.config, llm=self.llm, embedder_factory=self._rerank_embedder)
+
+    def _rerank_embedder(self, kind: str):
+        from irisrag.embeddings import build_embedder
+
+        if kind.strip().lower() == str(self.config["EMBEDDER"]).strip().lower():
+            return self.embedder
+        with self._lock:
+            return build_embedder({**self.config, "EMBEDDER": kind})
+
+    @cached_property
+    def expander(self):
+        """The optional query expansion stage (QUERY_EXPANSION), or None."""
+        from irisrag.rag.expand import build_expander
+
+        return build_expander(self.config, llm=self.llm)
+
+    @cached_property
     def store(self):
         from irisrag.vectorstore import VectorStore
 

@@ -41,6 +41,29 @@ def _index_type(value: str) -> str:
     return kind
 
 
+def _choice(*allowed: str) -> Callable[[str], str]:
+    def parse(value: str) -> str:
+        kind = value.strip().lower()
+        if kind not in allowed:
+            raise ValueError(f"one of {', '.join(allowed)}")
+        return kind
+    return parse
+
+
+def _positive(value: str) -> int:
+    number = int(value)
+    if number < 1:
+        raise ValueError("must be at least 1")
+    return number
+
+
+def _fraction(value: str) -> float:
+    number = float(value)
+    if not 0.0 <= number <= 1.0:
+        raise ValueError("must be between 0 and 1")
+    return number
+
+
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
@@ -108,6 +131,12 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("FUSION_COVERAGE_FLOOR", 0.2, "Share of question terms found by full text at or below which the fusion uses the vector leg alone.", float),
     Setting("FUSION_COVERAGE_FULL", 0.6, "Share at or above which the full-text leg gets its whole weight (linear in between); set it at or below the floor for a constant weight.", float),
     Setting("FUSION_RRF_K", 60.0, "The k of Reciprocal Rank Fusion (method `rrf` only).", float),
+    # --- optional stages around the fusion (README: retrieval quality) ---
+    Setting("RERANKER", "none", "Second stage on the top candidates: `none`, `embedder` (RERANK_EMBEDDER re-scores them; e5 lifts the default USE setup at ~1-2 s a question on 2 cores) or `llm` (the LLM judges them; one extra LLM call a question).", _choice("none", "embedder", "llm")),
+    Setting("RERANK_TOP_N", 20, "Candidates the reranker re-orders (from the top of the fused list); the rest keep their order.", _positive),
+    Setting("RERANK_EMBEDDER", "e5", "Embedder of the `embedder` reranker: `e5`, `use`, `ollama`, `openai` (the latter two use their OLLAMA_/OPENAI_ settings).", _choice("e5", "use", "ollama", "openai", "fake")),
+    Setting("RERANK_WEIGHT", 0.7, "Share of the reranking embedder's score against the fused order (0..1).", _fraction),
+    Setting("QUERY_EXPANSION", "none", "`llm`: the LLM adds keywords, synonyms and their translation into FTS_LANGUAGE to the full-text query (one extra LLM call a question); `none`: off.", _choice("none", "llm")),
     # --- history and feedback ---
     Setting("HISTORY_RETENTION_DAYS", 90, "Days a question, its answer and its feedback are kept in the history; `0` keeps them forever. `flask rag prune-history` deletes older ones (asking does it too, at most hourly).", int),
     # --- index upkeep and scale-out (README: deployment and scale-out) ---

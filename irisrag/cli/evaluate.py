@@ -13,6 +13,8 @@ from irisrag.cli import command
 from irisrag.evaluation import beir, runner
 from irisrag.evaluation.metrics import METRICS
 from irisrag.models import EvalRun
+from irisrag.rag.expand import build_expander
+from irisrag.rag.rerank import build_reranker
 from irisrag.rag.retrieve import MODES, RetrievalSettings
 from irisrag.vectorstore import FTS_LANGUAGES
 
@@ -35,17 +37,17 @@ def table_lines(report: runner.Report, previous: dict[str, EvalRun | None]) -> l
     """Return the text report: one metrics row per mode, its change against the last run, timings."""
     lines = [f"{report.dataset} ({report.split}): {report.queries} queries, {report.documents} documents, "
              f"{report.chunks} chunks, embedder {report.embedder}",
-             f"{'mode':<9}" + "".join(f"{_HEAD[m]:>9}" for m in METRICS)]
+             f"{'mode':<14}" + "".join(f"{_HEAD[m]:>9}" for m in METRICS)]
     for mode, result in report.modes.items():
-        lines.append(f"{mode:<9}" + "".join(f"{result.metrics[m]:>9.4f}" for m in METRICS))
+        lines.append(f"{mode:<14}" + "".join(f"{result.metrics[m]:>9.4f}" for m in METRICS))
         before = previous.get(mode)
         if before is not None:
-            lines.append(f"{'  change':<9}" + "".join(f"{result.metrics[m] - before.metrics.get(m, 0.0):>+9.4f}"
+            lines.append(f"{'  change':<14}" + "".join(f"{result.metrics[m] - before.metrics.get(m, 0.0):>+9.4f}"
                                                        for m in METRICS)
                          + f"   (vs {before.created_at:%Y-%m-%d %H:%M})")
     lines.append("milliseconds per query:")
     for mode, result in report.modes.items():
-        lines.append(f"  {mode:<9}" + "  ".join(f"{stage} {ms:.1f}" for stage, ms in result.timings.items()))
+        lines.append(f"  {mode:<14}" + "  ".join(f"{stage} {ms:.1f}" for stage, ms in result.timings.items()))
     prep = report.prepare
     lines.append(f"corpus: chunk {prep['chunk']:.1f} s, embed {prep['embed']:.1f} s (cached after the first run), "
                  f"write {prep['write']:.1f} s, index {prep['index']:.1f} s")
@@ -70,9 +72,12 @@ def _json(report: runner.Report, previous: dict[str, EvalRun | None]) -> dict:
               help="Full-text stemming language (default: IRISRAG_FTS_LANGUAGE).")
 @click.option("--scratch", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Scratch folder (default: <instance>/tmp/eval); keeps only the embedding cache.")
+@click.option("--rerank", type=click.Choice(["embedder", "llm"]), default=None,
+              help="Also score hybrid with this reranker (RERANK_* settings) as mode hybrid+rerank.")
+@click.option("--expand", is_flag=True, help="Also score hybrid with LLM query expansion as mode hybrid+expand.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def eval_command(dataset_dir: Path, split: str, mode: str, limit: int | None, fts_language: str | None,
-                 scratch: Path | None, as_json: bool) -> None:
+                 scratch: Path | None, rerank: str | None, expand: bool, as_json: bool) -> None:
     """Measure retrieval on a BEIR dataset (corpus.jsonl, queries.jsonl, qrels/SPLIT.tsv).
 
     The corpus goes through the real chunker, embedder, LanceDB store and retrieval modes
@@ -89,12 +94,26 @@ def eval_command(dataset_dir: Path, split: str, mode: str, limit: int | None, ft
         chunk_overlap=int(config["CHUNK_OVERLAP"]), fts_language=fts_language or config["FTS_LANGUAGE"],
         batch_size=int(config["EMBEDDING_BATCH_SIZE"]))
     folder = scratch or Path(current_app.instance_path) / "tmp" / "eval"
-    modes = list(MODES) if mode == "all" else [mode]
-    report = runner.run(dataset, comps.embedder, options, folder, modes,
-                        progress=lambda line: click.echo(line, err=True))
+    modes: list = list(MODES) if mode == "all" else [mode]
+    progress = lambda line: click.echo(line, err=True)  # noqa: E731
     params = {"chunk_size": options.chunk_size, "chunk_overlap": options.chunk_overlap,
               "fts_language": options.fts_language, "candidates": options.settings.candidates,
               "fusion": asdict(options.settings.fusion), "limit": limit}
+    if rerank:
+        def rerank_embedder(kind: str):
+            return runner.cached_rerank_embedder(dataset, comps._rerank_embedder(kind), options, folder / "cache",
+                                                 progress)
+
+        reranker = build_reranker({**config, "RERANKER": rerank}, llm=comps.llm, embedder_factory=rerank_embedder)
+        modes.append(runner.Variant("hybrid+rerank", "hybrid", reranker=reranker))
+        params["reranker"] = {"name": reranker.name, "top_n": reranker.top_n,
+                              "weight": getattr(reranker, "weight", None)}
+    if expand:
+        expander = build_expander({**config, "QUERY_EXPANSION": "llm", "FTS_LANGUAGE": options.fts_language},
+                                  llm=comps.llm)
+        modes.append(runner.Variant("hybrid+expand", "hybrid", expander=expander))
+        params["expander"] = expander.name
+    report = runner.run(dataset, comps.embedder, options, folder, modes, progress=progress)
     previous = _save(report, params)
     if as_json:
         click.echo(json.dumps(_json(report, previous), indent=2))

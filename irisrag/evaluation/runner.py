@@ -156,18 +156,32 @@ def build_store(dataset: Dataset, embedder: Embedder, options: EvalOptions, lanc
     return store, len(texts), timings
 
 
+@dataclass(frozen=True)
+class Variant:
+    """A named way to rank: a mode, optionally with a reranker or a query expander (``hybrid+rerank``)."""
+
+    name: str
+    mode: str
+    reranker: object | None = None
+    expander: object | None = None
+
+
 def evaluate(dataset: Dataset, embedder: Embedder, options: EvalOptions, store: VectorStore,
-             query_vectors: np.ndarray, embed_seconds: float, modes: Sequence[str]) -> dict[str, ModeResult]:
-    """Answer every query in every mode and return the metrics and mean stage timings (ms)."""
+             query_vectors: np.ndarray, embed_seconds: float,
+             modes: Sequence[str | Variant]) -> dict[str, ModeResult]:
+    """Answer every query in every mode (or variant) and return the metrics and mean stage timings (ms)."""
     corpus_ids = list(dataset.corpus)
     results: dict[str, ModeResult] = {}
-    for mode in modes:
+    for variant in modes:
+        variant = variant if isinstance(variant, Variant) else Variant(variant, variant)
+        mode = variant.mode
         rankings: dict[str, list[str]] = {}
         totals: dict[str, float] = {}
         settings = replace(options.settings, mode=mode)
         for (query_id, question), vector in zip(dataset.queries.items(), query_vectors, strict=True):
             hits, timings = rank_candidates(question, [SCRATCH_AREA], embedder=embedder, store=store,
-                                            settings=settings, query_vector=vector, mode=mode)
+                                            settings=settings, query_vector=vector, mode=mode,
+                                            reranker=variant.reranker, expander=variant.expander)
             rankings[query_id] = [corpus_ids[d] for d in documents_by_best_chunk(h.document_id for h in hits)]
             for stage, seconds in timings.items():
                 totals[stage] = totals.get(stage, 0.0) + seconds
@@ -177,14 +191,51 @@ def evaluate(dataset: Dataset, embedder: Embedder, options: EvalOptions, store: 
         if mode != "fulltext":  # the vector was computed before; count one embed_query call
             per_query = {"embed": 1000 * embed_seconds, **per_query}
             per_query["total"] += 1000 * embed_seconds
-        results[mode] = ModeResult(mean_metrics(rankings, dataset.qrels), per_query)
+        results[variant.name] = ModeResult(mean_metrics(rankings, dataset.qrels), per_query)
     return results
 
 
+class CachedEmbedder:
+    """An embedder whose corpus chunks and queries were embedded (and cached) before the run.
+
+    Lets an ``embedder`` reranker be evaluated at the price of one corpus embedding, cached on
+    disk like the main embedder's; texts it has not seen are embedded on the spot.
+    """
+
+    def __init__(self, embedder: Embedder, texts: Sequence[str], vectors: np.ndarray,
+                 questions: Sequence[str], query_vectors: np.ndarray) -> None:
+        self.embedder, self.key, self.dim = embedder, embedder.key, embedder.dim
+        self.passages = dict(zip(texts, vectors, strict=True))
+        self.queries = dict(zip(questions, query_vectors, strict=True))
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        missing = [t for t in texts if t not in self.passages]
+        if missing:
+            self.passages.update(zip(missing, self.embedder.embed_documents(missing), strict=True))
+        return np.stack([self.passages[t] for t in texts])
+
+    def embed_query(self, text: str) -> np.ndarray:
+        if text not in self.queries:
+            self.queries[text] = self.embedder.embed_query(text)
+        return self.queries[text]
+
+
+def cached_rerank_embedder(dataset: Dataset, embedder: Embedder, options: EvalOptions, cache_dir: Path,
+                           progress: Progress | None = None) -> CachedEmbedder:
+    """Embed (or load) the corpus chunks and the queries with a reranking embedder."""
+    texts = [c.text for _, chunks in chunk_corpus(dataset, options.chunk_size, options.chunk_overlap)
+             for c in chunks]
+    cache = cache_dir / f"chunks-{_key(dataset.fingerprint, embedder.key, options.chunk_size, options.chunk_overlap)}.npy"
+    vectors = embed_chunks(embedder, texts, cache, options.batch_size, progress)
+    questions = list(dataset.queries.values())
+    query_vectors, _ = embed_queries(embedder, questions, cache_dir / f"queries-{_key(embedder.key, *questions)}.npz")
+    return CachedEmbedder(embedder, texts, vectors, questions, query_vectors)
+
+
 def run(dataset: Dataset, embedder: Embedder, options: EvalOptions, scratch: Path,
-        modes: Sequence[str] = MODES, progress: Progress | None = None) -> Report:
+        modes: Sequence[str | Variant] = MODES, progress: Progress | None = None) -> Report:
     """Evaluate the dataset in the given modes; only the embedding cache stays in ``scratch``."""
-    unknown = [m for m in modes if m not in MODES]
+    unknown = [m for m in modes if (m.mode if isinstance(m, Variant) else m) not in MODES]
     if unknown:
         raise ValueError(f"unknown retrieval mode(s) {unknown}; use {', '.join(MODES)}")
     cache_dir = scratch / "cache"

@@ -54,7 +54,7 @@ class Trace:
 
 def inspect_document(
     question: str, area_ids: Sequence[int], document_id: int, document_area_id: int, *,
-    embedder, store, settings: RetrievalSettings, probe: int = 5000,
+    embedder, store, settings: RetrievalSettings, probe: int = 5000, reranker=None, expander=None,
 ) -> Trace:
     """Trace every chunk of one document through the retrieval of a question."""
     areas = tuple(sorted(int(a) for a in area_ids))
@@ -70,7 +70,8 @@ def inspect_document(
     vector_ranks = {h.chunk_index: h.rank + 1 for h in own}
     fulltext_ranks = {h.chunk_index: h.rank + 1 for h in text_hits if h.document_id == document_id}
     context = build_context(question, areas, embedder=embedder, store=store, settings=settings,
-                            query_vector=vector)
+                            query_vector=vector, reranker=reranker, expander=expander)
+    question_terms = context.terms  # with query expansion: the question's and the keywords' terms
     fused = {c.hit.chunk_index: (rank, c) for rank, c in enumerate(context.candidates, start=1)
              if c.hit.document_id == document_id}
     positions = {c.hit.chunk_index: c.position for c in context.chunks if c.hit.document_id == document_id}

@@ -14,6 +14,10 @@ Stages (SPEC 5), each timed in ``Context.timings`` (seconds):
             candidate passes when it shares at least ``min(MIN_MATCH_TERMS, number of
             question terms)`` terms, or its lexical score is at least MIN_MATCH_SCORE
             (the clamp lets a one-word question such as "OpenTelemetry?" find anything)
+``expand``  optional (QUERY_EXPANSION, ``expand.py``): the LLM's keywords for the question,
+            added to the full-text query, the fusion's and the lexical gate's terms
+``rerank``  optional (RERANKER, ``rerank.py``): the top RERANK_TOP_N candidates re-ordered
+            by a second embedder or the LLM as a judge
 ``select``  in candidate-rank order, at most MAX_CHUNKS_PER_DOCUMENT (4) per document and
             CONTEXT_CHUNKS (9) in all
 ``sources`` found sources from every lexically passing candidate (see ``sources.py``)
@@ -42,12 +46,15 @@ from irisrag.rag.lexical import LexicalMatch, match, terms
 from irisrag.rag.sources import Source, found_sources
 
 if TYPE_CHECKING:
+    from irisrag.rag.expand import QueryExpander
+    from irisrag.rag.rerank import Reranker
     from irisrag.vectorstore import Hit, TextHit
 
 GATE_LEXICAL = "lexical"
 GATE_DOCUMENT_CAP = "document_cap"
 GATE_TOTAL_CAP = "total_cap"
-TIMING_KEYS = ("embed", "search", "fulltext", "fuse", "lexical", "select", "sources", "total")
+TIMING_KEYS = ("expand", "embed", "search", "fulltext", "fuse", "rerank", "lexical", "select", "sources",
+               "total")
 MODES = ("vector", "fulltext", "hybrid")
 
 
@@ -161,19 +168,23 @@ def build_context(
     settings: RetrievalSettings,
     query_vector: np.ndarray | None = None,
     mode: str | None = None,
+    reranker: Reranker | None = None,
+    expander: QueryExpander | None = None,
 ) -> Context:
     """Build the numbered context and the found sources for a question in the given areas.
 
-    ``mode`` (``vector``, ``fulltext``, ``hybrid``) defaults to ``settings.mode``.
+    ``mode`` (``vector``, ``fulltext``, ``hybrid``) defaults to ``settings.mode``; ``reranker``
+    and ``expander`` are the optional stages (None: off).
     """
     timer = _Timer()
     areas = tuple(int(a) for a in area_ids)
-    question_terms = terms(question)
     if not areas:
-        return Context(question, areas, (), (), (), timer.timings, question_terms)
+        return Context(question, areas, (), (), (), timer.timings, terms(question))
     with timer.stage("total"):
+        search_text = _expanded(question, expander, timer)
+        question_terms = terms(search_text)
         hits = _candidates(question, areas, embedder, store, settings, query_vector,
-                           mode or settings.mode, question_terms, timer)
+                           mode or settings.mode, question_terms, timer, search_text, reranker)
         with timer.stage("lexical"):
             matches = [match(question_terms, hit.text) for hit in hits]
         with timer.stage("select"):
@@ -187,6 +198,7 @@ def build_context(
 def rank_candidates(
     question: str, area_ids: Sequence[int], *, embedder: QueryEmbedder, store: ChunkSearch,
     settings: RetrievalSettings, query_vector: np.ndarray | None = None, mode: str | None = None,
+    reranker: Reranker | None = None, expander: QueryExpander | None = None,
 ) -> tuple[list[Hit], dict[str, float]]:
     """Return the ranked candidate chunks of a mode (before the lexical gate) and the stage timings."""
     timer = _Timer()
@@ -194,15 +206,39 @@ def rank_candidates(
     if not areas:
         return [], timer.timings
     with timer.stage("total"):
+        search_text = _expanded(question, expander, timer)
         hits = _candidates(question, areas, embedder, store, settings, query_vector,
-                           mode or settings.mode, terms(question), timer)
+                           mode or settings.mode, terms(search_text), timer, search_text, reranker)
     return hits, timer.timings
+
+
+def _expanded(question: str, expander: QueryExpander | None, timer: _Timer) -> str:
+    """Return the question plus the expander's keywords (the question alone without one)."""
+    if expander is None:
+        return question
+    with timer.stage("expand"):
+        keywords = expander.expand(question)
+    return f"{question} {keywords}" if keywords else question
 
 
 def _candidates(
     question: str, areas: tuple[int, ...], embedder: QueryEmbedder, store: ChunkSearch,
     settings: RetrievalSettings, query_vector: np.ndarray | None, mode: str,
-    question_terms: frozenset[str], timer: _Timer,
+    question_terms: frozenset[str], timer: _Timer, search_text: str | None = None,
+    reranker: Reranker | None = None,
+) -> list[Hit]:
+    hits = _ranked(question, areas, embedder, store, settings, query_vector, mode, question_terms, timer,
+                   search_text or question)
+    if reranker is None or not hits:
+        return hits
+    with timer.stage("rerank"):
+        return reranker.rerank(question, hits)
+
+
+def _ranked(
+    question: str, areas: tuple[int, ...], embedder: QueryEmbedder, store: ChunkSearch,
+    settings: RetrievalSettings, query_vector: np.ndarray | None, mode: str,
+    question_terms: frozenset[str], timer: _Timer, search_text: str,
 ) -> list[Hit]:
     if mode not in MODES:
         raise ValueError(f"unknown retrieval mode {mode!r}; one of {', '.join(MODES)}")
@@ -221,7 +257,7 @@ def _candidates(
     if search_fulltext is None and mode == "fulltext":
         raise TypeError(f"{type(store).__name__} has no full-text search")
     with timer.stage("fulltext"):  # a vector-only store (ChunkSearch) gives hybrid an empty full-text leg
-        lexical = [] if search_fulltext is None else search_fulltext(question, areas, settings.candidates,
+        lexical = [] if search_fulltext is None else search_fulltext(search_text, areas, settings.candidates,
                                                                      vector=vector)
     if mode == "fulltext":
         return [t.hit for t in lexical]

@@ -62,7 +62,8 @@ def retrieve(principal: KeyPrincipal, question: str | None, requested: Iterable[
     start = time.perf_counter()
     comps = components.get()
     settings = RetrievalSettings.from_config(comps.config)
-    context = build_context(text, area_ids, embedder=comps.embedder, store=comps.store, settings=settings)
+    context = build_context(text, area_ids, embedder=comps.embedder, store=comps.store, settings=settings,
+                            reranker=comps.reranker, expander=comps.expander)
     _ensure_confined(context, area_ids)
     lookup = time.perf_counter()
     documents = _documents_of(context, area_ids)

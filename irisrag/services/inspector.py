@@ -50,7 +50,8 @@ def trace(question: str, document_id: int, *, user_ident: int | str | None = Non
     comps = components.get()
     settings = RetrievalSettings.from_config(comps.config)
     return inspect_document(question, areas, document.id, document.area_id, embedder=comps.embedder,
-                            store=comps.store, settings=settings)
+                            store=comps.store, settings=settings, reranker=comps.reranker,
+                            expander=comps.expander)
 
 
 def reach(question: str, user_ident: int | str) -> Reach:

@@ -152,7 +152,8 @@ def context_for(question: str, area_ids: Sequence[int] | None = None, *, k: int 
         settings = replace(settings, candidates=int(k))
     areas = list(area_ids) if area_ids is not None else [a.id for a in Area.select(Area.id)]
     return build_context(question, areas, embedder=comps.embedder, store=comps.store,
-                         settings=settings, query_vector=query_vector)
+                         settings=settings, query_vector=query_vector, reranker=comps.reranker,
+                         expander=comps.expander)
 
 
 def embed_question(question: str) -> np.ndarray:
@@ -200,7 +201,8 @@ def retrieve(question: str, areas: Sequence[int]) -> Retrieved:
     start = time.perf_counter()
     comps = components.get()
     settings = RetrievalSettings.from_config(comps.config)
-    context = build_context(question, areas, embedder=comps.embedder, store=comps.store, settings=settings)
+    context = build_context(question, areas, embedder=comps.embedder, store=comps.store, settings=settings,
+                            reranker=comps.reranker, expander=comps.expander)
     _ensure_confined(context, areas)
     lookup_start = time.perf_counter()
     documents = documents_for(context, areas)

@@ -59,3 +59,32 @@ def test_cli_eval_refuses_a_directory_without_the_split(app, tmp_path):
     result = app.test_cli_runner().invoke(args=["rag", "eval", str(path), "--split", "dev",
                                                 "--scratch", str(tmp_path / "s")])
     assert result.exit_code == 1 and "BEIR" in result.output
+
+
+def test_cli_eval_scores_a_reranker_and_query_expansion_as_extra_modes(app, tmp_path):
+    from irisrag import components
+    from irisrag.llm import FakeLLM
+
+    path, scratch = _dataset(tmp_path), tmp_path / "scratch"
+    judge = FakeLLM(lambda messages: "Exporter Metriken Collector" if "keywords" in messages[0]["content"] else "2, 1")
+    app.extensions["irisrag"].__dict__["llm"] = judge  # the cached LLM of this app: a scripted one
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["rag", "eval", str(path), "--scratch", str(scratch), "--mode", "hybrid",
+                                 "--rerank", "llm", "--expand", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert list(data["modes"]) == ["hybrid", "hybrid+rerank", "hybrid+expand"]
+    assert data["modes"]["hybrid+rerank"]["timings"]["rerank"] > 0
+    assert data["modes"]["hybrid+expand"]["timings"]["expand"] > 0
+    judged = [m for m in judge.calls if m[0]["content"].startswith("You rank")]
+    assert len(judged) == 3 and "Wohin sendet der Exporter" in judged[0][1]["content"]
+    with app.app_context(), db.connection_context():
+        rerun = EvalRun.get(EvalRun.mode == "hybrid+rerank")
+        assert rerun.params["reranker"]["name"] == "llm:fake" and rerun.params["reranker"]["top_n"] == 20
+        assert components.get().llm is judge
+
+    app.config["RERANK_EMBEDDER"] = "fake"  # the app's own embedder: no second model in a unit test
+    embedded = runner.invoke(args=["rag", "eval", str(path), "--scratch", str(scratch), "--mode", "hybrid",
+                                   "--rerank", "embedder", "--json"])
+    assert embedded.exit_code == 0, embedded.output
+    assert json.loads(embedded.stdout)["modes"]["hybrid+rerank"]["ndcg@10"] > 0

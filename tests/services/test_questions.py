@@ -186,3 +186,24 @@ def test_questions_search_failure_is_a_message_on_the_web_and_an_error_elsewhere
         assert url in result.error_detail
         with pytest.raises(EmbeddingError):
             questions.ask(user.id, QUESTION, None)
+
+
+def test_questions_use_the_configured_reranker_and_expansion_within_the_users_areas(library, ctx):
+    ctx.config["RERANKER"], ctx.config["QUERY_EXPANSION"] = "llm", "llm"
+
+    def reply(messages):
+        system = messages[0]["content"]
+        if system.startswith("You rank"):
+            return "1"
+        if "keywords" in system:
+            return "OpenTelemetry Collector otel.yaml"
+        return "Antwort [1]."
+
+    ctx.__dict__["llm"] = llm = FakeLLM(reply)
+    assert ctx.reranker.name == "llm:fake" and ctx.expander.name == "llm:fake"
+    result = questions.ask(library.users["alice"], QUESTION, None)
+    kinds = [m[0]["content"][:8] for m in llm.calls]
+    assert kinds[0].startswith("You writ") and kinds[1].startswith("You rank") and len(kinds) == 3
+    assert [s.document_id for s in result.sources] == [library.alpha_doc]
+    assert_no_beta(result, library)
+    assert all(BETA_SECRET not in m["content"] for call in llm.calls for m in call)  # judge sees only alice's areas

@@ -1,0 +1,75 @@
+"""Optional query expansion through the LLM (QUERY_EXPANSION setting).
+
+``none`` (default)  the question is searched as asked.
+``llm``             before searching, the LLM writes search keywords for the question: its key
+                    terms, synonyms, and their translation into the language of the documents
+                    (FTS_LANGUAGE). The full-text leg searches the question plus these words,
+                    and the fusion and the lexical gate count them as question terms; the
+                    vector leg embeds the question as asked. This helps where the question's
+                    words do not occur in the documents, e.g. a German question over English
+                    documents, where full text alone finds little.
+
+Expansion never fails a question: on an error or an empty reply the question is searched
+as asked. The keywords are capped (MAX_CHARS) and stripped of markup.
+"""
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+log = logging.getLogger(__name__)
+
+KINDS = ("none", "llm")
+MAX_CHARS = 400
+
+PROMPT = (
+    "You write search keywords. For the user's question, list its key terms, close synonyms, and "
+    "their translation into {language}. Reply with the keywords only, separated by spaces, on one "
+    "line, without explanations."
+)
+
+
+class QueryExpander(Protocol):
+    name: str
+
+    def expand(self, question: str) -> str: ...
+
+
+def clean_keywords(reply: str) -> str:
+    """Return the reply as one line of words: no markup, no numbering, at most MAX_CHARS."""
+    text = " ".join(re.findall(r"[^\W_]+(?:[-'][^\W_]+)*", reply or ""))
+    if len(text) > MAX_CHARS:
+        text = text[:MAX_CHARS].rsplit(" ", 1)[0]
+    return text
+
+
+class LLMQueryExpander:
+    """Ask the LLM for keywords (with a translation into the documents' language)."""
+
+    def __init__(self, llm, language: str = "German") -> None:
+        self.llm = llm
+        self.language = language
+        self.name = f"llm:{getattr(llm, 'name', type(llm).__name__)}"
+
+    def messages(self, question: str) -> list[dict[str, str]]:
+        return [{"role": "system", "content": PROMPT.format(language=self.language)},
+                {"role": "user", "content": question}]
+
+    def expand(self, question: str) -> str:
+        try:
+            return clean_keywords(str(self.llm.chat(self.messages(question))))
+        except Exception as exc:  # search the question as asked
+            log.warning("event=expansion_failed expander=%s error=%s", self.name, exc)
+            return ""
+
+
+def build_expander(config: Mapping[str, Any], *, llm=None) -> QueryExpander | None:
+    """Return the configured query expander, or None for ``none``."""
+    kind = str(config.get("QUERY_EXPANSION", "none")).strip().lower()
+    if kind == "none":
+        return None
+    if kind == "llm":
+        return LLMQueryExpander(llm, str(config.get("FTS_LANGUAGE", "German")))
+    raise ValueError(f"unknown query expansion {kind!r}; one of {', '.join(KINDS)}")
