@@ -51,6 +51,22 @@ def sanitise_key(*parts: object) -> str:
     return re.sub(r"[^a-z0-9]+", "-", "-".join(str(p) for p in parts).lower()).strip("-")
 
 
+POOL_SIZE = 64  # connections kept per host: a web process runs up to workers x threads (2 x 32) requests
+
+
+def pooled_session() -> requests.Session:
+    """Return a session that keeps up to POOL_SIZE connections per host.
+
+    requests' default pool keeps 10: with 32 threads asking at once, the rest were opened
+    and thrown away on every call (urllib3's "Connection pool is full" under load).
+    """
+    session = requests.Session()
+    adapter = requests.adapters.HTTPAdapter(pool_connections=4, pool_maxsize=POOL_SIZE)
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
+    return session
+
+
 def post_json(session: requests.Session, url: str, payload: dict[str, Any], *, timeout: float,
               error: type[IrisRagError], service: str, context: str,
               headers: Mapping[str, str] | None = None) -> Any:
@@ -190,7 +206,7 @@ class OllamaEmbedder(_Base):
         self.model = model
         self.dim = int(dim)
         self.timeout = float(timeout)
-        self.session = session or requests.Session()
+        self.session = session or pooled_session()
         self.key = sanitise_key("ollama", model, self.dim)
 
     def _embed(self, texts: list[str]) -> np.ndarray:
@@ -214,7 +230,7 @@ class OpenAIEmbedder(_Base):
         self.model = model
         self.dim = int(dim)
         self.timeout = float(timeout)
-        self.session = session or requests.Session()
+        self.session = session or pooled_session()
         self.key = sanitise_key("openai", model, self.dim)
 
     def _embed(self, texts: list[str]) -> np.ndarray:

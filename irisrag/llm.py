@@ -26,7 +26,7 @@ import requests
 import urllib3.exceptions
 
 from irisrag.config import DEFAULTS
-from irisrag.embeddings import post_json
+from irisrag.embeddings import pooled_session, post_json
 from irisrag.errors import ConfigurationError, LLMUnavailable
 
 Messages = list[dict[str, str]]
@@ -155,7 +155,7 @@ class OllamaLLM:
         self.url = url.rstrip("/")
         self.model = model
         self.timeout = float(timeout)
-        self.session = session or requests.Session()
+        self.session = session or pooled_session()
         self.name = f"ollama:{model}"
 
     def chat(self, messages: Messages) -> str:
@@ -196,7 +196,7 @@ class OpenAILLM:
         self.api_key = api_key
         self.model = model
         self.timeout = float(timeout)
-        self.session = session or requests.Session()
+        self.session = session or pooled_session()
         self.name = f"openai:{model}"
         self.headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
 

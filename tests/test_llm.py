@@ -111,3 +111,19 @@ def test_build_llm_by_config(stub):
     assert isinstance(build_llm({"LLM": "fake"}), FakeLLM)
     with pytest.raises(ConfigurationError):
         build_llm({"LLM": "gpt5"})
+
+
+def test_llm_keeps_a_connection_per_concurrent_request(caplog):
+    """32 threads of one web worker ask at once: no connection is opened and thrown away."""
+    import logging
+    from concurrent.futures import ThreadPoolExecutor
+
+    caplog.set_level(logging.WARNING, logger="urllib3.connectionpool")
+    with HttpStub() as stub:
+        stub.add("POST", "/api/chat", Reply(json={"message": {"content": "ok"}}, delay=0.2))
+        llm = OllamaLLM(stub.url, "m", timeout=10)
+        assert llm.session.get_adapter(stub.url)._pool_maxsize >= 32
+        with ThreadPoolExecutor(32) as pool:
+            for _ in range(2):  # the second round reuses the kept connections
+                assert list(pool.map(lambda _: llm.chat([{"role": "user", "content": "x"}]), range(32))) == ["ok"] * 32
+    assert not [r for r in caplog.records if "pool is full" in r.getMessage()]
