@@ -192,10 +192,15 @@ def mark_stale_failed() -> int:
 
     limit = utcnow() - timedelta(seconds=_config()["IMPORT_STALE_SECONDS"])
     running = [s for s in RUNNING if s != "queued"]
+    stale = Document.status.in_(running) & (Document.updated_at < limit)
+    # Look before writing: an UPDATE takes SQLite's write lock even when nothing matches, and
+    # every admin documents view and API status call runs this.
+    if not Document.select(Document.id).where(stale).exists():
+        return _mark_lost_jobs_failed(limit)
     return (
         Document.update(status="failed", error="The import stopped unexpectedly (its worker stopped). Retry it.",
                         error_detail=f"no progress since before {limit:%Y-%m-%d %H:%M:%S} UTC", updated_at=utcnow())
-        .where(Document.status.in_(running) & (Document.updated_at < limit))
+        .where(stale)
         .execute()
     ) + _mark_lost_jobs_failed(limit)
 
