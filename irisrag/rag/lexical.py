@@ -33,6 +33,7 @@ question term mentioned four times (6.0), or several terms repeated.
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -107,8 +108,16 @@ GERMAN_STOP_WORDS = _word_set(_GERMAN_STOP_WORDS)
 ENGLISH_STOP_WORDS = _word_set(_ENGLISH_STOP_WORDS)
 STOP_WORDS = GERMAN_STOP_WORDS | ENGLISH_STOP_WORDS
 
-_GERMAN = snowballstemmer.stemmer("german")
-_ENGLISH = snowballstemmer.stemmer("english")
+class _Stemmers(threading.local):
+    """One pair of Snowball stemmers per thread: a stemmer object keeps its state between calls,
+    so threads sharing one (32 per web worker) got wrong stems or IndexError under load."""
+
+    def __init__(self) -> None:
+        self.german = snowballstemmer.stemmer("german")
+        self.english = snowballstemmer.stemmer("english")
+
+
+_STEMMERS = _Stemmers()
 
 
 @dataclass(frozen=True)
@@ -128,10 +137,11 @@ def normal_form(raw: str) -> str | None:
         return None
     if token.isdigit():
         return token
-    german = fold_accents(_GERMAN.stemWord(_fold_except_umlauts(token)))
+    stemmers = _STEMMERS
+    german = fold_accents(stemmers.german.stemWord(_fold_except_umlauts(token)))
     if german.endswith("iert") and len(german) > 6:
         german = german[:-3]
-    return fold_accents(_ENGLISH.stemWord(german))
+    return fold_accents(stemmers.english.stemWord(german))
 
 
 def tokens(text: str) -> Iterator[re.Match[str]]:

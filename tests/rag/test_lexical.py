@@ -80,3 +80,31 @@ def test_lexical_score_caps_repetitions_at_four():
 def test_lexical_match_without_question_terms_is_empty():
     assert match(frozenset(), "anything at all") == LexicalMatch(frozenset(), 0, 0.0)
     assert match(["haus"], "Das Haus").count == 1
+
+
+def test_normal_form_is_right_when_many_threads_stem_at_once():
+    """A web worker runs 32 threads; a shared Snowball stemmer gave wrong stems and IndexError."""
+    import random
+    import threading
+
+    from irisrag.rag import lexical
+
+    rng = random.Random(1)
+    words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyzäöüß") for _ in range(rng.randint(4, 16)))
+             + rng.choice(["ungen", "lich", "iert", "ness", "ing", "ed", "s", ""]) for _ in range(40_000)]
+    stem = lexical.normal_form.__wrapped__  # the uncached function: every call stems
+    expected = [stem(w) for w in words]
+    wrong: list[str] = []
+
+    def work(offset: int) -> None:
+        try:
+            wrong.extend(words[i] for i in range(offset, len(words), 8) if stem(words[i]) != expected[i])
+        except Exception as exc:  # noqa: BLE001 - the failure being tested for
+            wrong.append(repr(exc))
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert wrong == []
