@@ -45,9 +45,11 @@ def test_vector_index_recall_with_area_prefilter_on_20k_rows(store):
     vectors = _clustered(20_000)
     _fill(store, vectors)
     assert store.maintain(IndexPolicy(min_rows=50_000)).vector == "below_threshold"
+    assert vectorindex.area_index(store._open()) is None  # below the threshold: no scalar index either
     report = store.maintain(LOW)
-    assert (report.vector, report.rows) == ("created", 20_000)
+    assert (report.vector, report.rows, report.area_index) == ("created", 20_000, "created")
     assert vectorindex.vector_index(store._open()).num_indexed_rows == 20_000
+    assert vectorindex.area_index(store._open()).num_indexed_rows == 20_000
     areas = [1, 2, 3]  # ~15 % of the rows
     area_of_row = (np.arange(20_000) // 10) % AREAS
     allowed = np.isin(area_of_row, areas)
@@ -62,6 +64,10 @@ def test_vector_index_recall_with_area_prefilter_on_20k_rows(store):
     assert np.mean(recalls) >= 0.98, recalls
     plan = store._open().search(queries[0]).distance_type("cosine").where("area_id IN (1)", prefilter=True)
     assert "ANNSubIndex" in plan.explain_plan()  # the query went through the index
+    _fill(store, _clustered(100, seed=3), first_doc=5000)  # rows after the area index: still filtered right
+    found = store.search(_clustered(1, seed=3)[0], [0], 20_000)
+    assert 5000 in {h.document_id for h in found} and {h.area_id for h in found} == {0}
+    assert store.maintain(LOW).area_index == "current"
 
 
 def test_vector_index_readers_never_fail_during_maintenance(tmp_path):
