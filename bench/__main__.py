@@ -1,39 +1,109 @@
-"""``python -m bench [--quick] [import|context|all]``: run the benchmarks, print Markdown tables.
+"""``bench/run.sh [--quick] [WHAT ...]``: run the benchmarks, print Markdown tables.
+
+WHAT is any of ``import context index stream load memory scale`` or ``all`` (the default):
+
+- ``import``   import throughput through a real worker vs the embedder alone (PDF, HTML, Markdown)
+- ``context``  context building per stage at 10k and 100k chunks vs NumPy (``--sizes``)
+- ``index``    the vector index vs NumPy and brute force on synthetic vectors, recall@256
+- ``stream``   streamed answers: time to sources and to the first token through gunicorn
+- ``load``     20 users asking for 60 s against gunicorn; page latency under that load
+- ``memory``   peak RSS of a worker importing the 2,415-page R reference manual
+- ``scale``    retrieval per leg at 1M chunks and the web process's RSS at 100k and 1M chunks
+- ``rerank``   what the optional e5 reranker costs a question, next to the question's embedding
 
 Every report is also written to ``bench/out/<name>.md`` (and a timestamped copy with the raw
-numbers as JSON). See bench/README.md.
+numbers as JSON). See bench/README.md for what each table means and how long each takes.
 """
 from __future__ import annotations
 
 import argparse
 import sys
+import time
+
+CHOICES = ("import", "context", "index", "stream", "load", "memory", "scale", "rerank")
+
+
+def _import(args) -> str:
+    from bench import import_bench
+
+    return import_bench.run(args.quick, args.reps, embedder=args.embedder)
+
+
+def _context(args) -> str:
+    from bench import context_bench
+
+    sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else None
+    return context_bench.run(args.quick, sizes=sizes, queries=args.queries)
+
+
+def _index(args) -> str:
+    from bench import index_bench
+
+    sizes = "10000,50000" if args.quick else "10000,100000"
+    index_bench.main(["--sizes", sizes, "--queries", "30" if args.quick else "100"])
+    return ""  # index_bench prints its own tables
+
+
+def _stream(args) -> str:
+    from bench import stream_bench
+
+    return stream_bench.run(args.quick)
+
+
+def _load(args) -> str:
+    from bench import load_bench
+
+    return load_bench.run(args.quick)
+
+
+def _memory(args) -> str:
+    from bench import memory_bench
+
+    return memory_bench.run(args.quick)
+
+
+def _scale(args) -> str:
+    from bench import context_bench, scale_memory
+
+    size = 200_000 if args.quick else 1_000_000
+    latency = context_bench.run(args.quick, sizes=[size], queries=args.queries or (30 if args.quick else 100))
+    return latency + "\n\n" + scale_memory.run(args.quick)
+
+
+def _rerank(args) -> str:
+    from bench import rerank_bench
+
+    return rerank_bench.run(args.quick)
+
+
+RUNNERS = {"import": _import, "context": _context, "index": _index, "stream": _stream, "load": _load,
+           "memory": _memory, "scale": _scale, "rerank": _rerank}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench/run.sh", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", nargs="?", default="all", choices=("all", "import", "context"),
-                        help="which benchmark (default: all)")
+    parser.add_argument("what", nargs="*", default=["all"], choices=("all", *CHOICES),
+                        help="which benchmarks (default: all, in the order listed)")
     parser.add_argument("--quick", action="store_true",
-                        help="slices of the inputs, fewer queries and repetitions: a few minutes")
+                        help="slices of the inputs, fewer queries and repetitions")
     parser.add_argument("--reps", type=int, default=None, help="import repetitions (default 3, quick 1)")
+    parser.add_argument("--embedder", choices=("use", "e5"), default="use",
+                        help="import: the embedder of the baseline and the worker (default use)")
     parser.add_argument("--queries", type=int, default=None, help="questions per context configuration "
                         "(default 200, quick 30)")
     parser.add_argument("--sizes", default=None, help="comma-separated chunk counts for the context benchmark "
                         "(default 10000,100000)")
     args = parser.parse_args(argv)
-    outputs = []
-    if args.what in ("all", "import"):
-        from bench import import_bench
-
-        outputs.append(import_bench.run(args.quick, args.reps))
-        print(outputs[-1], flush=True)
-    if args.what in ("all", "context"):
-        from bench import context_bench
-
-        sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else None
-        outputs.append(context_bench.run(args.quick, sizes=sizes, queries=args.queries))
-        print(outputs[-1], flush=True)
+    chosen = list(CHOICES) if "all" in args.what else [w for w in CHOICES if w in args.what]
+    for name in chosen:
+        began = time.monotonic()
+        print(f"[{time.strftime('%H:%M:%S')}] bench {name}", file=sys.stderr, flush=True)
+        output = RUNNERS[name](args)
+        if output:
+            print(output, flush=True)
+        print(f"[{time.strftime('%H:%M:%S')}] bench {name} took {time.monotonic() - began:.0f} s",
+              file=sys.stderr, flush=True)
     return 0
 
 

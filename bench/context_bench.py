@@ -1,4 +1,4 @@
-"""Context building: per-stage latency of ``rag.retrieve.build_context`` at 10k and 100k chunks,
+"""Context building: per-stage latency of ``rag.retrieve.build_context`` at 10k, 100k and 1M chunks,
 against a plain NumPy float32 cosine top-k over the same vectors in the same process.
 
 Data: SciFact abstracts (``/work/shared/eval/scifact/corpus.jsonl``; override with
@@ -6,20 +6,43 @@ IRISRAG_BENCH_CORPUS) chunked with the product's chunker (700 / 150). The first 
 (10,000; quick 2,000) are embedded with the default USE embedder (cached in bench/data/cache/).
 Larger tables repeat the real documents as new documents: copy 0 keeps the real vectors,
 every further copy adds Gaussian noise to each real vector (cosine ~0.9 to its source) and
-renormalises, and keeps the chunk text. Documents are spread round-robin over 20 areas; the
-questions search 3 of them (~15 % of the rows), as a user with a few areas would.
-Questions: the SciFact queries (``queries.jsonl``), in file order.
+renormalises, and keeps the chunk text (the same string objects: 1M rows hold 10k texts).
+Documents are spread round-robin over 20 areas; the questions search 3 of them (~15 % of the
+rows), as a user with a few areas would. Questions: the SciFact queries (``queries.jsonl``),
+in file order.
 
 Rows are written with ``VectorStore.replace_documents`` (the product's write path), 1,000
 documents per commit, then compacted (``optimize``) and given the full-text index with
 ``VectorStore.maintain`` (no vector index): the steady state the app's index upkeep keeps.
-Tables at or above VECTOR_INDEX_MIN_ROWS (50,000) are measured twice: first exact (brute
-force), then after ``VectorStore.maintain`` with the app's policy has built the vector index.
+Tables above 100,000 rows append all but their last 50,000 rows with ``table.add`` (the same
+Arrow rows ``replace_documents`` builds, 50,000 rows per commit) and write the last 50,000
+through ``replace_documents`` onto the full table: a merge commit costs more the larger the
+table (~0.5 s at 3k rows, ~1.5 s at 300k here), so 1M rows through ``replace_documents``
+alone would take 12+ minutes; the tail measures the product's commit cost at that size.
+
+Tables at or above VECTOR_INDEX_MIN_ROWS (50,000) are measured twice: exact (brute force),
+then with the vector index that ``VectorStore.maintain`` builds with the app's policy. Tables
+of 500,000 rows or more are built once, with both indexes, and cached in
+``bench/data/tables/`` (keyed by every input: size, vectors, noise, areas, write scheme,
+LanceDB version, index policy); their exact phase runs on that table with the index bypassed
+(``bypass_vector_index``), on EXACT_QUESTIONS_LARGE (20) questions and fewer variants,
+because a brute-force query over 1M rows takes about a second here. ``bench.scale_memory``
+opens the same cached tables in the web process.
 
 Per question, interleaved (the order rotates): NumPy full scan with the area mask, NumPy over
-pre-filtered rows, LanceDB query alone (``to_arrow``), ``build_context`` with the embedding call,
-without it (the vector passed in), and the same two in hybrid mode (full-text index built
-with ``VectorStore.maintain``).
+pre-filtered rows, LanceDB query alone (``to_arrow``), ``VectorStore.search`` (the vector leg),
+``VectorStore.search_fulltext`` (the full-text leg, as hybrid calls it), ``build_context`` with
+the embedding call, without it (the vector passed in), and the same two in hybrid mode.
+Recall@256 compares ``VectorStore.search`` with NumPy's exact top 256.
+
+On indexed tables of 500,000 rows or more a diagnosis follows (DIAGNOSE_QUESTIONS, 50), all
+variants interleaved per question: the vector leg under other probe/refine settings (recall
+and latency; the app probes ``minimum_nprobes(20).maximum_nprobes(0)``, i.e. unbounded), the
+full-text leg's parts (without the vector column, without the area filter, with fewer words),
+and hybrid ``build_context`` end to end with candidate fixes done in bench code only: probes
+capped (``maximum_nprobes`` = ``minimum_nprobes``), both legs run concurrently
+(``ConcurrentLegs``), and a BITMAP scalar index on ``area_id`` on a copy of the table (the
+cached table is never changed).
 """
 from __future__ import annotations
 
@@ -29,7 +52,11 @@ import os
 import shutil
 import tempfile
 import time
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 
 import numpy as np
@@ -52,9 +79,22 @@ AREAS = 20
 SELECTED = (1, 2, 3)
 K = 256
 NOISE_COSINE = 0.9
-WRITE_BATCH = 1000
+SEED = 7
+WRITE_BATCH = 1000            # documents per replace_documents commit
+APPEND_ABOVE_ROWS = 100_000   # larger tables append their bulk with table.add ...
+REPLACE_TAIL_ROWS = 50_000    # ... and write their last rows through replace_documents
+APPEND_BATCH_ROWS = 50_000    # rows per table.add commit
+CACHE_FROM_ROWS = 500_000     # tables this large are built once (both indexes) and cached
+EXACT_QUESTIONS_LARGE = 20    # questions of the exact (index bypassed) phase of a cached table
+DIAGNOSE_QUESTIONS = 50       # questions of the diagnosis of an indexed cached table
+KEY_SHIFT = 1 << 16           # row key = document id * KEY_SHIFT + chunk index
+TABLES = DATA / "tables"
+CACHE_FORMAT = 1
 WARMUP = 5
 STAGES = ("embed", "search", "fulltext", "fuse", "lexical", "select", "sources", "total")
+FULL_VARIANTS = ("numpy", "numpy_subset", "lance_raw", "store_search", "store_search_consistency0", "store_fulltext",
+                 "ctx_embed", "ctx_vector", "ctx_hybrid_embed", "ctx_hybrid")
+LIGHT_VARIANTS = ("numpy", "numpy_subset", "lance_raw", "store_search", "store_fulltext", "ctx_vector", "ctx_hybrid")
 
 
 # --- data --------------------------------------------------------------------------
@@ -102,48 +142,245 @@ def _embed_cached(embedder, texts: list[str], name: str) -> tuple[np.ndarray, fl
     return vectors, rate
 
 
-def _synthesize(docs: list[list[str]], vectors: np.ndarray, size: int, seed: int = 7):
+def inputs(quick: bool, max_size: int, embedder=None) -> tuple[list[list[str]], np.ndarray, float | None]:
+    """Return the real chunk texts per document and their USE vectors (embedded once, cached) and the rate."""
+    from irisrag.embeddings import UseEmbedder
+
+    embedder = embedder or UseEmbedder()
+    _, docs = _corpus(min(2_000 if quick else 10_000, max_size))
+    vectors, rate = _embed_cached(embedder, [t for d in docs for t in d], "scifact")
+    return docs, vectors, rate
+
+
+def layout(docs: list[list[str]], size: int) -> Iterator[tuple[int, int, int, int, int]]:
+    """Yield (document id, area id, real document index, chunk count, copy) until ``size`` chunks."""
+    produced, copy = 0, 0
+    while True:
+        for d, texts in enumerate(docs):
+            n = min(len(texts), size - produced)
+            if n <= 0:
+                return
+            doc_id = copy * len(docs) + d + 1
+            yield doc_id, doc_id % AREAS + 1, d, n, copy
+            produced += n
+        copy += 1
+
+
+def _synthesize(docs: list[list[str]], vectors: np.ndarray, size: int, seed: int = SEED):
     """Yield (document id, area id, chunk texts, vectors) until ``size`` chunks: real copy, then noisy copies."""
     rng = np.random.default_rng(seed)
     dim = vectors.shape[1]
     sigma = np.float32(np.sqrt((1.0 / NOISE_COSINE**2 - 1.0) / dim))  # |noise|^2 ~ dim*sigma^2
     starts = np.cumsum([0] + [len(d) for d in docs])
-    produced, copy = 0, 0
-    while produced < size:
-        for d, texts in enumerate(docs):
-            texts = texts[: size - produced]
-            if not texts:
-                return
-            block = vectors[starts[d]:starts[d] + len(texts)]
-            if copy:
-                block = block + rng.standard_normal(block.shape, dtype=np.float32) * sigma
-                block /= np.linalg.norm(block, axis=1, keepdims=True)
-            doc_id = copy * len(docs) + d + 1
-            yield doc_id, doc_id % AREAS + 1, texts, block.astype(np.float32, copy=False)
-            produced += len(texts)
-        copy += 1
+    for doc_id, area, d, n, copy in layout(docs, size):
+        block = vectors[starts[d]:starts[d] + n]
+        if copy:
+            block = block + rng.standard_normal(block.shape, dtype=np.float32) * sigma
+            block /= np.linalg.norm(block, axis=1, keepdims=True)
+        yield doc_id, area, docs[d][:n], block.astype(np.float32, copy=False)  # the texts: shared strings
 
 
-def _build(store, docs, vectors, size: int):
-    """Write ``size`` chunks; return the NumPy matrix, each row's area and key, write seconds and commits."""
-    from irisrag.vectorstore import ChunkIn
-
-    matrix, areas, keys, batch, commits = [], [], [], [], 0
-    started = time.perf_counter()
+def _generate(docs, vectors, size: int, sink: Callable | None = None, keep: bool = True):
+    """Return the NumPy matrix, each row's area and key (None, None, None unless ``keep``); pass every document to ``sink``."""
+    matrix = np.empty((size, vectors.shape[1]), dtype=np.float32) if keep else None
+    areas = np.empty(size, dtype=np.int64) if keep else None
+    keys = np.empty(size, dtype=np.int64) if keep else None
+    row = 0
     for doc_id, area, texts, block in _synthesize(docs, vectors, size):
+        n = len(texts)
+        if keep:
+            matrix[row:row + n] = block
+            areas[row:row + n] = area
+            keys[row:row + n] = doc_id * KEY_SHIFT + np.arange(n)
+        if sink is not None:
+            sink(doc_id, area, texts, block)
+        row += n
+    return matrix, areas, keys
+
+
+class _Writer:
+    """Write the documents of a table: appended bulk, then ``replace_documents`` (see the module docstring)."""
+
+    def __init__(self, store, size: int) -> None:
+        self.store = store
+        self.append_until = size - REPLACE_TAIL_ROWS if size > APPEND_ABOVE_ROWS else 0
+        self.rows, self.arrow, self.arrow_rows, self.batch = 0, [], 0, []
+        self.stats = {"append_rows": 0, "append_s": 0.0, "append_commits": 0, "replace_rows": 0,
+                      "replace_s": 0.0, "replace_commits": 0, "replace_commit_s": []}
+
+    def __call__(self, doc_id: int, area: int, texts: list[str], block: np.ndarray) -> None:
+        from irisrag.vectorstore import ChunkIn
+
         chunks = [ChunkIn(i, t) for i, t in enumerate(texts)]
-        matrix.append(block)
-        keys.extend((doc_id, i) for i in range(len(texts)))
-        areas.append(np.full(len(texts), area, dtype=np.int64))
-        batch.append((doc_id, area, chunks, block))
-        if len(batch) >= WRITE_BATCH:
-            store.replace_documents(batch)
-            batch, commits = [], commits + 1
-    if batch:
-        store.replace_documents(batch)
-        commits += 1
-    seconds = time.perf_counter() - started
-    return np.ascontiguousarray(np.concatenate(matrix)), np.concatenate(areas), keys, seconds, commits
+        if self.rows < self.append_until:
+            started = time.perf_counter()
+            store = self.store
+            self.arrow.append(store._arrow_rows(doc_id, area, chunks, store._vectors(chunks, block)))  # noqa: SLF001
+            self.stats["append_s"] += time.perf_counter() - started
+            self.arrow_rows += len(chunks)
+            if self.arrow_rows >= APPEND_BATCH_ROWS:
+                self._append()
+        else:
+            self._append()
+            self.batch.append((doc_id, area, chunks, block))
+            if len(self.batch) >= WRITE_BATCH:
+                self._replace()
+        self.rows += len(chunks)
+
+    def _append(self) -> None:
+        if not self.arrow:
+            return
+        import pyarrow as pa
+
+        started = time.perf_counter()
+        self.store._open(create=True).add(pa.concat_tables(self.arrow))  # noqa: SLF001
+        self.stats["append_s"] += time.perf_counter() - started
+        self.stats["append_rows"] += self.arrow_rows
+        self.stats["append_commits"] += 1
+        self.arrow, self.arrow_rows = [], 0
+
+    def _replace(self) -> None:
+        if not self.batch:
+            return
+        started = time.perf_counter()
+        self.store.replace_documents(self.batch)
+        seconds = time.perf_counter() - started
+        self.stats["replace_s"] += seconds
+        self.stats["replace_commit_s"].append(seconds)
+        self.stats["replace_rows"] += sum(len(chunks) for _, _, chunks, _ in self.batch)
+        self.stats["replace_commits"] += 1
+        self.batch = []
+
+    def close(self) -> dict:
+        self._append()
+        self._replace()
+        return self.stats
+
+
+def _write(store, docs, vectors, size: int, keep: bool = True):
+    """Write a table, compact it and build the full-text index; return (matrix, areas, keys, build facts)."""
+    writer = _Writer(store, size)
+    started = time.perf_counter()
+    matrix, areas, keys = _generate(docs, vectors, size, writer, keep=keep)
+    stats = writer.close()
+    build = {"rows": size, "write_s": time.perf_counter() - started, **stats,
+             "commits": stats["append_commits"] + stats["replace_commits"]}
+    log(f"{size} rows written in {build['write_s']:.1f} s; compacting")
+    started = time.perf_counter()
+    _retry_conflict(store._open().optimize)  # noqa: SLF001 - compacted, as the app's upkeep keeps it
+    build["compact_s"] = time.perf_counter() - started
+    build["fragments"] = store._open().stats()["fragment_stats"]["num_fragments"]  # noqa: SLF001
+    log(f"compacted in {build['compact_s']:.1f} s; full-text index")
+    from irisrag.config import DEFAULTS
+
+    started = time.perf_counter()
+    exact_policy = _policy(DEFAULTS, min_rows=10**12)
+    if exact_policy is not None:
+        store.maintain(exact_policy, full=True)  # full-text index; no vector index
+    else:
+        store.refresh_indexes()
+    build["fts_s"] = time.perf_counter() - started
+    log(f"full-text index in {build['fts_s']:.1f} s")
+    return matrix, areas, keys, build
+
+
+def _build_vector_index(store, build: dict) -> None:
+    """Build the vector index with the app's policy; add its time and shape to ``build``."""
+    from irisrag.config import DEFAULTS
+
+    started = time.perf_counter()
+    report = store.maintain(_policy(DEFAULTS), full=True)
+    build["index_s"] = time.perf_counter() - started
+    build["index_report"] = report.as_dict()
+    build["index_shape"] = index_shape(store)
+    log(f"vector index: {report} in {build['index_s']:.1f} s; {build['index_shape']}")
+
+
+def index_shape(store) -> str:
+    """Describe the table's vector index (type, IVF partitions from a query plan, indexed rows)."""
+    import re
+
+    from irisrag.vectorindex import vector_index
+
+    table = store._open()  # noqa: SLF001
+    index = vector_index(table)
+    if index is None:
+        return "no vector index"
+    try:
+        plan = (table.search(np.ones(store.dim, dtype=np.float32), vector_column_name="vector")
+                .distance_type("cosine").maximum_nprobes(0).minimum_nprobes(1).limit(1).analyze_plan())
+        partitions = re.search(r"partitions_ranked=(\d+)", plan).group(1)
+    except Exception:  # the plan's wording is LanceDB's, not an interface
+        partitions = "?"
+    return f"{index.index_type}, {partitions} partitions, {index.num_indexed_rows:,} rows indexed"
+
+
+def cache_key(size: int, vectors: np.ndarray) -> tuple[str, dict]:
+    """Return the key of a cached table and what it is made of."""
+    import lancedb
+
+    from irisrag.config import DEFAULTS
+
+    parts = {"format": CACHE_FORMAT, "size": size, "vectors": hashlib.sha256(vectors.tobytes()).hexdigest()[:16],
+             "noise": NOISE_COSINE, "seed": SEED, "areas": AREAS,
+             "write": [WRITE_BATCH, APPEND_ABOVE_ROWS, REPLACE_TAIL_ROWS, APPEND_BATCH_ROWS],
+             "lancedb": lancedb.__version__, "fts_language": "German",
+             "index": [DEFAULTS.get("VECTOR_INDEX_MIN_ROWS"), DEFAULTS.get("VECTOR_INDEX_TYPE")]}
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:12], parts
+
+
+def cached_table(size: int, docs, vectors, embedder, keep: bool = True):
+    """Return (LanceDB URI, build facts, matrix, areas, keys) of a ``size``-row table with both indexes.
+
+    Built once into ``bench/data/tables/context-<size>-<key>/`` (older tables of the same size
+    are removed); later calls only regenerate the NumPy side (seeded: the same vectors).
+    ``keep=False`` returns None for the NumPy arrays.
+    """
+    from irisrag.vectorstore import VectorStore
+
+    key, parts = cache_key(size, vectors)
+    final = TABLES / f"context-{size}-{key}"
+    facts = final / "build.json"
+    if facts.is_file():
+        log(f"{size} rows: cached table {final}")
+        build = json.loads(facts.read_text())
+        build["cached"] = True
+        from irisrag.config import DEFAULTS
+
+        # The app's upkeep pass on the cached table: builds what a newer policy adds (e.g. the
+        # area_id BITMAP index), a no-op when everything is current.
+        upkeep = VectorStore(str(final / "lancedb"), embedder.key, embedder.dim,
+                             read_consistency_seconds=None).maintain(_policy(DEFAULTS), full=False)
+        build["upkeep_on_load"] = upkeep.as_dict()
+        log(f"{size} rows: upkeep pass on the cached table: {upkeep.as_dict()}")
+        matrix, areas, keys = _generate(docs, vectors, size, keep=keep) if keep else (None, None, None)
+        return str(final / "lancedb"), build, matrix, areas, keys
+    for old in TABLES.glob(f"context-{size}-*"):
+        log(f"removing the outdated cached table {old}")
+        shutil.rmtree(old, ignore_errors=True)
+    work = TABLES / f".building-{size}-{key}-{os.getpid()}"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    try:
+        store = VectorStore(str(work / "lancedb"), embedder.key, embedder.dim, read_consistency_seconds=None)
+        log(f"{size} rows: building the cached table in {work}")
+        matrix, areas, keys, build = _write(store, docs, vectors, size, keep=keep)
+        _build_vector_index(store, build)
+        started = time.perf_counter()  # no reader uses this table yet: old versions can go now
+        with warnings.catch_warnings():  # "removes every version except the latest": meant here
+            warnings.simplefilter("ignore")
+            store._open().optimize(cleanup_older_than=timedelta(0), delete_unverified=True)  # noqa: SLF001
+        build["cleanup_s"] = time.perf_counter() - started
+        build.update(key=key, inputs=parts, built=time.strftime("%Y-%m-%d %H:%M %Z"), load=load_average())
+        facts_tmp = work / "build.json"
+        facts_tmp.write_text(json.dumps(build, indent=1, default=str))
+        del store
+        work.rename(final)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    build["cached"] = False
+    return str(final / "lancedb"), build, matrix, areas, keys
 
 
 # --- measurement -------------------------------------------------------------------
@@ -172,6 +409,10 @@ def _top(scores: np.ndarray, k: int) -> np.ndarray:
     return np.argpartition(-scores, k - 1)[:k]
 
 
+def _area_filter() -> str:
+    return f"area_id IN ({', '.join(map(str, SELECTED))})"
+
+
 def _lance_raw(table, vector: np.ndarray, k: int):
     """The product's vector query (probe and refine settings included), Arrow result only."""
     try:
@@ -180,9 +421,26 @@ def _lance_raw(table, vector: np.ndarray, k: int):
         def tune_query(query):
             return query
     query = (table.search(np.asarray(vector, dtype=np.float32), vector_column_name="vector")
-             .distance_type("cosine").where(f"area_id IN ({', '.join(map(str, SELECTED))})", prefilter=True)
+             .distance_type("cosine").where(_area_filter(), prefilter=True)
              .select(["document_id", "chunk_index", "_distance"]).limit(k))
     return tune_query(query).to_arrow()
+
+
+@contextmanager
+def query_tuning(tune: Callable) -> Iterator[None]:
+    """Replace the app's probe/refine settings (``vectorindex.tune_query``) for the block."""
+    from irisrag import vectorindex
+
+    saved = vectorindex.tune_query
+    vectorindex.tune_query = tune
+    try:
+        yield
+    finally:
+        vectorindex.tune_query = saved
+
+
+def _bypass(query):
+    return query.bypass_vector_index()
 
 
 def _timed(fn):
@@ -191,8 +449,12 @@ def _timed(fn):
     return result, time.perf_counter() - wall, time.process_time() - cpu
 
 
+def _key_set(hits) -> set[int]:
+    return {h.document_id * KEY_SHIFT + h.chunk_index for h in hits}
+
+
 def _measure(label: str, store, store0, matrix, row_areas, keys, embedder, questions, qvecs, settings,
-             hybrid: bool) -> dict:
+             names: tuple[str, ...] = FULL_VARIANTS) -> dict:
     """Run every variant for every question, rotating their order; return the raw timings."""
     from irisrag.rag.retrieve import build_context
 
@@ -201,28 +463,31 @@ def _measure(label: str, store, store0, matrix, row_areas, keys, embedder, quest
     sub_ids = np.flatnonzero(mask)
     sub = np.ascontiguousarray(matrix[sub_ids])
     table = store._open()  # noqa: SLF001 - the raw query, without the Hit conversion
-    out = {name: {"wall": [], "cpu": []} for name in ("numpy", "numpy_subset", "lance_raw", "store_search",
-                                                        "store_search_consistency0")}
-    out.update({name: [] for name in ("ctx_embed", "ctx_vector", "ctx_hybrid_embed", "ctx_hybrid")})
+    out = {name: {"wall": [], "cpu": []} for name in FULL_VARIANTS if not name.startswith("ctx_")}
+    out.update({name: [] for name in FULL_VARIANTS if name.startswith("ctx_")})
     out["overlap"] = []
+    out["questions"] = len(questions) - WARMUP
 
     def variants(question: str, vector: np.ndarray):
-        yield "numpy", lambda: numpy_topk(matrix, row_areas, selected, vector, K)
-        yield "numpy_subset", lambda: numpy_topk_subset(sub, sub_ids, vector, K)
-        yield "lance_raw", lambda: _lance_raw(table, vector, K)
-        yield "store_search", lambda: store.search(vector, SELECTED, K)
-        yield "store_search_consistency0", lambda: store0.search(vector, SELECTED, K)
-        yield "ctx_embed", lambda: build_context(question, SELECTED, embedder=embedder, store=store, settings=settings)
-        yield "ctx_vector", lambda: build_context(question, SELECTED, embedder=embedder, store=store,
-                                                  settings=settings, query_vector=vector)
-        if hybrid:
-            yield "ctx_hybrid_embed", lambda: build_context(question, SELECTED, embedder=embedder, store=store,
-                                                            settings=settings, mode="hybrid")
-            yield "ctx_hybrid", lambda: build_context(question, SELECTED, embedder=embedder, store=store,
-                                                      settings=settings, query_vector=vector, mode="hybrid")
+        fns = {
+            "numpy": lambda: numpy_topk(matrix, row_areas, selected, vector, K),
+            "numpy_subset": lambda: numpy_topk_subset(sub, sub_ids, vector, K),
+            "lance_raw": lambda: _lance_raw(table, vector, K),
+            "store_search": lambda: store.search(vector, SELECTED, K),
+            "store_search_consistency0": lambda: store0.search(vector, SELECTED, K),
+            "store_fulltext": lambda: store.search_fulltext(question, SELECTED, K, vector=vector),
+            "ctx_embed": lambda: build_context(question, SELECTED, embedder=embedder, store=store, settings=settings),
+            "ctx_vector": lambda: build_context(question, SELECTED, embedder=embedder, store=store,
+                                                settings=settings, query_vector=vector),
+            "ctx_hybrid_embed": lambda: build_context(question, SELECTED, embedder=embedder, store=store,
+                                                      settings=settings, mode="hybrid"),
+            "ctx_hybrid": lambda: build_context(question, SELECTED, embedder=embedder, store=store,
+                                                settings=settings, query_vector=vector, mode="hybrid"),
+        }
+        return [(name, fns[name]) for name in names]
 
     for n, (question, vector) in enumerate(zip(questions, qvecs, strict=True)):
-        todo = list(variants(question, vector))
+        todo = variants(question, vector)
         shift = n % len(todo)
         results = {}
         for name, fn in todo[shift:] + todo[:shift]:
@@ -236,15 +501,192 @@ def _measure(label: str, store, store0, matrix, row_areas, keys, embedder, quest
                 out[name]["wall"].append(wall)
                 out[name]["cpu"].append(cpu)
         if n >= WARMUP:
-            lance = {(h.document_id, h.chunk_index) for h in results["store_search"]}
             ref = results["numpy"]
-            out["overlap"].append(len(lance & {keys[i] for i in ref}) / max(len(ref), 1))
+            out["overlap"].append(len(_key_set(results["store_search"]) & set(keys[ref].tolist())) / max(len(ref), 1))
         if n % 25 == 0:
             log(f"  {label}: question {n + 1}/{len(questions)}")
     return out
 
 
+def _tune(minimum: int, maximum: int, factor: int | None) -> Callable:
+    """Return a ``tune_query`` replacement with these probe bounds (0 = unbounded) and refine factor."""
+    def apply(query):
+        query = query.minimum_nprobes(minimum).maximum_nprobes(maximum)
+        return query if factor is None else query.refine_factor(factor)
+    return apply
+
+
+def _vector_settings() -> list[tuple[str, Callable]]:
+    """The app's probe/refine settings and alternatives for the diagnosis."""
+    from irisrag import vectorindex
+
+    low, refine = vectorindex.SEARCH_MIN_NPROBES, vectorindex.SEARCH_REFINE_FACTOR
+    return [
+        (f"app: nprobes {low}..unbounded, refine {refine}", vectorindex.tune_query),
+        (f"nprobes {low // 2}..unbounded, refine {refine}", _tune(low // 2, 0, refine)),
+        (f"nprobes {low}..unbounded, no refine", _tune(low, 0, None)),
+        (f"nprobes capped {low}..{low}, refine {refine}", _tune(low, low, refine)),
+        (f"nprobes capped {low // 2}..{low // 2}, refine {refine}", _tune(low // 2, low // 2, refine)),
+        (f"nprobes capped {low * 2}..{low * 2}, refine {refine}", _tune(low * 2, low * 2, refine)),
+        (f"nprobes capped {low}..{low}, no refine", _tune(low, low, None)),
+    ]
+
+
+class ConcurrentLegs:
+    """A store for ``build_context`` that starts the full-text leg in a thread as the vector leg starts.
+
+    ``build_context`` calls ``search`` and then ``search_fulltext`` with the same question, areas
+    and k; this runs them at once (LanceDB releases the GIL), so the ``search`` stage is the
+    vector leg and the ``fulltext`` stage only what is left of the full-text leg afterwards.
+    """
+
+    def __init__(self, store, question: str, pool) -> None:
+        self.store, self.question, self.pool, self.future = store, question, pool, None
+
+    def search(self, vector, area_ids, k):
+        self.future = self.pool.submit(self.store.search_fulltext, self.question, area_ids, k, vector=vector)
+        return self.store.search(vector, area_ids, k)
+
+    def search_fulltext(self, text, area_ids, k, *, vector=None):
+        if self.future is None or text != self.question:
+            return self.store.search_fulltext(text, area_ids, k, vector=vector)
+        return self.future.result()
+
+
+def area_bitmap_copy(uri: str, embedder, folder: Path):
+    """Copy a table to ``folder`` and give the copy a BITMAP scalar index on ``area_id``; return (store, seconds)."""
+    from lancedb.index import Bitmap
+
+    from irisrag.vectorstore import VectorStore
+
+    shutil.copytree(uri, folder)
+    store = VectorStore(str(folder), embedder.key, embedder.dim, read_consistency_seconds=None)
+    started = time.perf_counter()
+    store._open().create_index("area_id", config=Bitmap())  # noqa: SLF001
+    return store, time.perf_counter() - started
+
+
+def _hybrid_variants(store, bitmap_store) -> list[tuple[str, object, Callable, bool]]:
+    """(name, store, tune_query, concurrent legs) of the end-to-end hybrid variants."""
+    from irisrag import vectorindex
+
+    low, refine = vectorindex.SEARCH_MIN_NPROBES, vectorindex.SEARCH_REFINE_FACTOR
+    capped = _tune(low, low, refine)
+    variants = [("app as it is", store, vectorindex.tune_query, False),
+                (f"nprobes capped at {low}", store, capped, False),
+                ("legs run concurrently", store, vectorindex.tune_query, True),
+                (f"nprobes capped at {low} + legs concurrently", store, capped, True)]
+    if bitmap_store is not None:
+        variants += [("BITMAP index on area_id", bitmap_store, vectorindex.tune_query, False),
+                     ("BITMAP + no refine step", bitmap_store, _tune(low, 0, None), False),
+                     (f"BITMAP + nprobes capped at {low * 2}", bitmap_store, _tune(low * 2, low * 2, refine), False),
+                     (f"BITMAP + nprobes capped at {low}", bitmap_store, capped, False),
+                     ("BITMAP + legs concurrently", bitmap_store, vectorindex.tune_query, True)]
+    return variants
+
+
+def _fulltext_variants(store, table) -> list[tuple[str, Callable]]:
+    """The app's full-text leg and its parts, for the diagnosis."""
+    from lancedb.query import MatchQuery
+
+    from irisrag.vectorstore import _WORDS
+
+    columns = ["document_id", "area_id", "chunk_index", "page", "text", "_score"]
+
+    def raw(question: str, *, vector: bool = True, where: bool = True, prefilter: bool = True, limit: int = K,
+            words: int | None = None):
+        found = _WORDS.findall(question)[:words]
+        query = table.search(MatchQuery(" ".join(found), "text"), query_type="fts")
+        if where:
+            query = query.where(_area_filter(), prefilter=prefilter)
+        return query.select(columns + (["vector"] if vector else [])).limit(limit).to_arrow()
+
+    return [
+        ("app: `search_fulltext` (area prefilter, vector column, cosine, hits)",
+         lambda q, v: store.search_fulltext(q, SELECTED, K, vector=v)),
+        ("the same query, Arrow only", lambda q, v: raw(q)),
+        ("without the vector column", lambda q, v: raw(q, vector=False)),
+        ("without the area filter (all 20 areas)", lambda q, v: raw(q, vector=False, where=False)),
+        ("area filter after the search (prefilter=False)", lambda q, v: raw(q, vector=False, prefilter=False)),
+        ("top 64 instead of 256", lambda q, v: raw(q, vector=False, limit=64)),
+        ("first 4 words of the question only", lambda q, v: raw(q, vector=False, words=4)),
+    ]
+
+
+def _diagnose(label: str, store, matrix, row_areas, keys, questions, qvecs, settings, bitmap_store=None) -> dict:
+    """Time the vector leg under other probe/refine settings (with recall), the full-text leg's parts and
+    end-to-end hybrid variants (capped probes, concurrent legs, a BITMAP area index on a copy)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from irisrag.rag.retrieve import build_context
+
+    selected = np.array(SELECTED, dtype=np.int64)
+    table = store._open()  # noqa: SLF001
+    vector_settings = _vector_settings()
+    fulltext = _fulltext_variants(store, table)
+    if bitmap_store is not None:
+        fulltext.append(("app `search_fulltext` on the copy with a BITMAP index on area_id",
+                         lambda q, v: bitmap_store.search_fulltext(q, SELECTED, K, vector=v)))
+    hybrids = _hybrid_variants(store, bitmap_store)
+    out = {"vector": {name: {"wall": [], "recall": []} for name, _ in vector_settings},
+           "fulltext": {name: {"wall": [], "rows": []} for name, _ in fulltext},
+           "hybrid": {name: {"runs": [], "recall": []} for name, *_ in hybrids}, "numpy": []}
+    pool = ThreadPoolExecutor(1)
+    for n, (question, vector) in enumerate(zip(questions, qvecs, strict=True)):
+        exact, wall, _ = _timed(lambda: numpy_topk(matrix, row_areas, selected, vector, K))  # noqa: B023
+        exact_keys = set(keys[exact].tolist())
+        todo = ([("vector", name, fn) for name, fn in vector_settings]
+                + [("fulltext", name, fn) for name, fn in fulltext]
+                + [("hybrid", name, variant) for name, *variant in hybrids])
+        shift = n % len(todo)
+        for kind, name, fn in todo[shift:] + todo[:shift]:
+            if kind == "vector":
+                with query_tuning(fn):
+                    hits, seconds, _ = _timed(lambda: store.search(vector, SELECTED, K))  # noqa: B023
+            elif kind == "fulltext":
+                hits, seconds, _ = _timed(lambda: fn(question, vector))  # noqa: B023
+            else:
+                target, tune, concurrent = fn
+                searcher = ConcurrentLegs(target, question, pool) if concurrent else target
+                with query_tuning(tune):
+                    context = build_context(question, SELECTED, embedder=None, store=searcher, settings=settings,
+                                            query_vector=vector, mode="hybrid")
+                    hits = target.search(vector, SELECTED, K) if n >= WARMUP else []  # untimed: the leg's recall
+            if n < WARMUP:
+                continue
+            entry = out[kind][name]
+            if kind == "vector":
+                entry["wall"].append(seconds)
+                entry["recall"].append(len(_key_set(hits) & exact_keys) / max(len(exact), 1))
+            elif kind == "fulltext":
+                entry["wall"].append(seconds)
+                entry["rows"].append(len(hits) if isinstance(hits, list) else hits.num_rows)
+            else:
+                entry["runs"].append(context.timings)
+                entry["recall"].append(len(_key_set(hits) & exact_keys) / max(len(exact), 1))
+        if n >= WARMUP:
+            out["numpy"].append(wall)
+        if n % 25 == 0:
+            log(f"  {label} diagnosis: question {n + 1}/{len(questions)}")
+    pool.shutdown()
+    return out
+
+
+def _rss_mb() -> tuple[float, float]:
+    """Return this process's VmRSS and VmHWM in MiB."""
+    values = {}
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(("VmRSS:", "VmHWM:")):
+            name, value = line.split(":", 1)
+            values[name] = int(value.split()[0]) / 1024
+    return values.get("VmRSS", float("nan")), values.get("VmHWM", float("nan"))
+
+
 # --- the benchmark -----------------------------------------------------------------
+
+def size_label(size: int) -> str:
+    return f"{size / 1e6:g}M" if size >= 1_000_000 else f"{size // 1000}k"
+
 
 def run(quick: bool, sizes: list[int] | None = None, queries: int | None = None) -> str:
     """Run the context benchmark; return the Markdown report (also written to bench/out/)."""
@@ -260,70 +702,90 @@ def run(quick: bool, sizes: list[int] | None = None, queries: int | None = None)
 
     sizes = sizes or [10_000, 100_000]
     n_questions = queries or (30 if quick else 200)
-    n_real = min(2_000 if quick else 10_000, max(sizes))
     consistency = float(DEFAULTS["LANCEDB_READ_CONSISTENCY_SECONDS"])
     settings = replace(RetrievalSettings.from_config(DEFAULTS), mode="vector")
 
     machine_text = machine()  # load average at the start
     _load_use()
     embedder = UseEmbedder()
-    doc_index, docs = _corpus(n_real)
-    texts = [t for d in docs for t in d]
-    vectors, embed_rate = _embed_cached(embedder, texts, "scifact")
+    docs, vectors, embed_rate = inputs(quick, max(sizes), embedder)
+    n_real, n_docs = len(vectors), len(docs)
     questions = _questions(n_questions)
     qvecs = [embedder.embed_query(q) for q in questions]
-    log(f"{len(texts)} real chunks from {len(docs)} SciFact documents; {len(questions) - WARMUP} questions "
+    log(f"{n_real} real chunks from {n_docs} SciFact documents; {len(questions) - WARMUP} questions "
         f"(+{WARMUP} warm-up)")
 
     index_min_rows = int(DEFAULTS.get("VECTOR_INDEX_MIN_ROWS", 10**12))
+    index_name = (f"{DEFAULTS.get('VECTOR_INDEX_TYPE', 'IVF_SQ')} (app policy: index from {index_min_rows:,} rows)")
     tmp = Path(tempfile.mkdtemp(prefix="irisrag-bench-context-"))
-    builds, results = [], {}
+    builds, results, diagnoses = [], {}, {}
+
+    def record(name, build, share, rows, index_s, extra=""):
+        builds.append({**{k: v for k, v in build.items() if k not in ("replace_commit_s", "inputs")},
+                       "label": name, "rows": rows, "real": min(n_real, rows), "share": share,
+                       "replace_commit_median_s": median(build.get("replace_commit_s") or []),
+                       "index_s": index_s, "load": load_average(), "note": extra})
+
     try:
         for size in sizes:
-            label = f"{size // 1000}k"
-            uri = str(tmp / label)
-            store = VectorStore(uri, embedder.key, embedder.dim, read_consistency_seconds=consistency)
-            log(f"{label}: writing {size} chunks")
-            matrix, row_areas, keys, write_s, commits = _build(store, docs, vectors, size)
-            started = time.perf_counter()
-            _retry_conflict(store._open().optimize)  # noqa: SLF001 - compacted, as the app's upkeep keeps it
-            compact_s = time.perf_counter() - started
-            started = time.perf_counter()
-            exact_policy = _policy(DEFAULTS, min_rows=10**12)
-            if exact_policy is not None:
-                store.maintain(exact_policy, full=True)  # full-text index; no vector index
+            label = size_label(size)
+            if size >= CACHE_FROM_ROWS:
+                uri, build, matrix, row_areas, keys = cached_table(size, docs, vectors, embedder)
             else:
-                store.refresh_indexes()
-            fts_s = time.perf_counter() - started
+                uri = str(tmp / label)
+                log(f"{label}: writing {size} chunks")
+                writer_store = VectorStore(uri, embedder.key, embedder.dim, read_consistency_seconds=consistency)
+                matrix, row_areas, keys, build = _write(writer_store, docs, vectors, size)
+                del writer_store
+            store = VectorStore(uri, embedder.key, embedder.dim, read_consistency_seconds=consistency)
             store0 = VectorStore(uri, embedder.key, embedder.dim, read_consistency_seconds=0.0)
-            stats = store._open().stats()  # noqa: SLF001
             share = float(np.isin(row_areas, SELECTED).mean())
-            phases = [("exact" if size < index_min_rows else "exact (no vector index)", None)]
-            if size >= index_min_rows and exact_policy is not None:
-                phases.append((f"{DEFAULTS.get('VECTOR_INDEX_TYPE', 'IVF_SQ')} (app policy: index from "
-                               f"{index_min_rows:,} rows)", _policy(DEFAULTS)))
-            for phase, policy in phases:
-                index_s = None
-                if policy is not None:
-                    log(f"{label}: building the vector index with the app's policy")
-                    started = time.perf_counter()
-                    report = store.maintain(policy, full=True)
-                    index_s = time.perf_counter() - started
-                    log(f"{label}: maintain -> {report}")
-                name = f"{label} {phase}"
-                builds.append({"label": name, "rows": len(matrix), "real": min(len(texts), len(matrix)),
-                               "share": share, "write_s": write_s, "commits": commits, "compact_s": compact_s,
-                               "fragments": stats["fragment_stats"]["num_fragments"], "fts_s": fts_s,
-                               "index_s": index_s, "load": load_average()})
-                log(f"{name}: {len(matrix)} rows, {share:.1%} in the selected areas, written in {write_s:.1f} s "
-                    f"({commits} commits), compacted in {compact_s:.1f} s, full-text index {fts_s:.1f} s; measuring")
+            cached = size >= CACHE_FROM_ROWS
+            note = (f"cached table built {build.get('built')}" if build.get("cached") else
+                    "built in this run, cached" if cached else "")
+
+            # exact phase
+            name = f"{label} exact" + (" (no vector index)" if size >= index_min_rows else "")
+            if cached:
+                name = f"{label} exact (index bypassed, {EXACT_QUESTIONS_LARGE} questions)"
+                record(name, build, share, size, None, note)
+                log(f"{name}: measuring")
+                with query_tuning(_bypass):
+                    results[name] = _measure(name, store, store0, matrix, row_areas, keys, embedder,
+                                             questions[:WARMUP + EXACT_QUESTIONS_LARGE],
+                                             qvecs[:WARMUP + EXACT_QUESTIONS_LARGE], settings, LIGHT_VARIANTS)
+            else:
+                record(name, build, share, size, None, note)
+                log(f"{name}: measuring")
                 results[name] = _measure(name, store, store0, matrix, row_areas, keys, embedder, questions, qvecs,
-                                         settings, hybrid=True)
+                                         settings)
+            results[name]["rss_mb"] = _rss_mb()
+
+            # indexed phase
+            if size >= index_min_rows and _policy(DEFAULTS) is not None:
+                if not cached:
+                    log(f"{label}: building the vector index with the app's policy")
+                    _build_vector_index(store, build)
+                name = f"{label} {index_name}"
+                record(name, build, share, size, build.get("index_s"), note)
+                log(f"{name}: measuring")
+                results[name] = _measure(name, store, store0, matrix, row_areas, keys, embedder, questions, qvecs,
+                                         settings)
+                results[name]["rss_mb"] = _rss_mb()
+                if cached:
+                    n_diag = min(len(questions), WARMUP + DIAGNOSE_QUESTIONS)
+                    log(f"{name}: copying the table for the BITMAP experiment")
+                    bitmap_store, bitmap_s = area_bitmap_copy(uri, embedder, tmp / f"{label}-bitmap")
+                    diagnoses[name] = _diagnose(name, store, matrix, row_areas, keys, questions[:n_diag],
+                                                qvecs[:n_diag], settings, bitmap_store)
+                    diagnoses[name]["bitmap_s"] = bitmap_s
+                    del bitmap_store
+                    shutil.rmtree(tmp / f"{label}-bitmap", ignore_errors=True)
             del matrix, keys, store, store0
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    return _report(quick, builds, results, len(texts), len(docs), embed_rate, len(questions) - WARMUP, consistency,
-                   machine_text)
+    return _report(quick, builds, results, diagnoses, n_real, n_docs, embed_rate, len(questions) - WARMUP,
+                   consistency, machine_text)
 
 
 def _policy(config, min_rows: int | None = None):
@@ -347,11 +809,52 @@ def _retry_conflict(operation, attempts: int = 5):
     return None
 
 
-def _report(quick, builds, results, n_real, n_docs, embed_rate, n_questions, consistency, machine_text) -> str:
-    build_rows = [[b["label"], f"{b['rows']:,}", f"{b['real']:,}", f"{b['rows'] - b['real']:,}",
-                   f"{b['share']:.1%}", f"{b['write_s']:.1f} ({b['commits']} commits)",
-                   f"{b['compact_s']:.1f} ({b['fragments']} fragments after)", f"{b['fts_s']:.1f}",
-                   "–" if b["index_s"] is None else f"{b['index_s']:.1f}", b["load"]] for b in builds]
+def _write_cell(b: dict) -> str:
+    if b.get("append_rows"):
+        per_commit = b.get("replace_commit_median_s")
+        return (f"{b['write_s']:.1f} ({b['append_rows']:,} rows appended in {b['append_commits']} commits, "
+                f"{b['append_s']:.1f} s; last {b['replace_rows']:,} through `replace_documents` in "
+                f"{b['replace_commits']} commits, {b['replace_s']:.1f} s, median {per_commit:.2f} s a commit)")
+    return f"{b['write_s']:.1f} ({b['commits']} commits)"
+
+
+def _ratio(value: float, base: float) -> str:
+    return "–" if value != value or base != base or not base else f"{value / base:.1f}×"
+
+
+def _leg_rows(label: str, res: dict) -> list[list[str]]:
+    base = median(res["numpy"]["wall"])
+    rows = [[label, "NumPy full scan + area mask (baseline)", ms(base), ms(percentile(res["numpy"]["wall"], 95)),
+             "1.0×"]]
+
+    def add(name: str, values: list[float]) -> None:
+        if values:
+            rows.append([label, name, ms(median(values)), ms(percentile(values, 95)), _ratio(median(values), base)])
+
+    add("vector leg: `VectorStore.search`", res["store_search"]["wall"])
+    add("full-text leg: `VectorStore.search_fulltext` (with the query vector, as hybrid calls it)",
+        res["store_fulltext"]["wall"])
+    hybrid = res["ctx_hybrid"]
+    add("hybrid stage `search` (vector leg)", [r["search"] for r in hybrid])
+    add("hybrid stage `fulltext` (full-text leg)", [r["fulltext"] for r in hybrid])
+    add("hybrid stage `fuse`", [r["fuse"] for r in hybrid])
+    add("hybrid stages `lexical` + `select` + `sources`", [r["lexical"] + r["select"] + r["sources"] for r in hybrid])
+    add("**hybrid `build_context` total** (vector passed in)", [r["total"] for r in hybrid])
+    add("hybrid `build_context` total with the embedding call", [r["total"] for r in res["ctx_hybrid_embed"]])
+    add("vector-mode `build_context` total (vector passed in)", [r["total"] for r in res["ctx_vector"]])
+    return rows
+
+
+def _report(quick, builds, results, diagnoses, n_real, n_docs, embed_rate, n_questions, consistency,
+            machine_text) -> str:
+    build_rows = []
+    for b in builds:
+        res = results.get(b["label"], {})
+        rss, hwm = res.get("rss_mb", (float("nan"), float("nan")))
+        index = "–" if b["index_s"] is None else f"{b['index_s']:.1f} ({b.get('index_shape', '?')})"
+        build_rows.append([b["label"], f"{b['rows']:,}", f"{b['real']:,}", f"{b['rows'] - b['real']:,}",
+                           f"{b['share']:.1%}", _write_cell(b), f"{b['compact_s']:.1f} ({b['fragments']} fragments after)",
+                           f"{b['fts_s']:.1f}", index, f"{rss:,.0f} / {hwm:,.0f}", b["load"], b.get("note") or "–"])
     stage_rows = []
     variants = (("ctx_embed", "vector, with embedding"), ("ctx_vector", "vector, no embedding (vector passed in)"),
                 ("ctx_hybrid_embed", "hybrid, with embedding"), ("ctx_hybrid", "hybrid, no embedding"))
@@ -370,6 +873,7 @@ def _report(quick, builds, results, n_real, n_docs, embed_rate, n_questions, con
                 else:
                     cells.append(med_p95(values))
             stage_rows.append([label, name, *cells])
+    leg_rows = [row for label, res in results.items() for row in _leg_rows(label, res)]
     search_rows = []
     for label, res in results.items():
         base = median(res["numpy"]["wall"])
@@ -380,12 +884,13 @@ def _report(quick, builds, results, n_real, n_docs, embed_rate, n_questions, con
                    ("store_search_consistency0", "`VectorStore.search`, consistency 0 s"))
         for key, name in entries:
             wall, cpu = res[key]["wall"], res[key]["cpu"]
-            search_rows.append([label, name, ms(median(wall)), ms(percentile(wall, 95)),
-                                f"{median(wall) / base:.1f}×", ms(median(cpu))])
+            if wall:
+                search_rows.append([label, name, ms(median(wall)), ms(percentile(wall, 95)),
+                                    _ratio(median(wall), base), ms(median(cpu))])
         ctx_search = [r["search"] for r in res["ctx_vector"]]
         search_rows.append([label, "`build_context` search stage (no-embedding run)", ms(median(ctx_search)),
-                            ms(percentile(ctx_search, 95)), f"{median(ctx_search) / base:.1f}×", "–"])
-    overlap_rows = [[label, f"{np.mean(res['overlap']):.3f}", f"{min(res['overlap']):.3f}"]
+                            ms(percentile(ctx_search, 95)), _ratio(median(ctx_search), base), "–"])
+    overlap_rows = [[label, str(len(res["overlap"])), f"{np.mean(res['overlap']):.3f}", f"{min(res['overlap']):.3f}"]
                     for label, res in results.items()]
 
     rate = "taken from the cache" if embed_rate is None else f"{embed_rate:.0f} chunks/s"
@@ -393,17 +898,25 @@ def _report(quick, builds, results, n_real, n_docs, embed_rate, n_questions, con
         "## Machine\n\n" + machine_text,
         "## Context building (`build_context`, k = 256 candidates)\n\n"
         f"{'Quick run' if quick else 'Full run'}: {n_questions} SciFact questions per configuration after "
-        f"{WARMUP} warm-up questions, every variant run for every question in rotating order. {n_real:,} real "
-        f"SciFact chunks ({n_docs:,} documents) embedded with USE ({rate}); larger tables repeat them as new "
-        f"documents with noisy vectors (cosine ~{NOISE_COSINE} to the source). {AREAS} areas, the questions search "
-        f"{len(SELECTED)} of them. Milliseconds, `median / p95`. `embed` in parentheses: the no-embedding runs "
-        "only convert the passed vector. Modes: `vector` (the stages of the original: embed, search, lexical, "
-        f"select, sources) and `hybrid` (the app's default RETRIEVAL_MODE: also BM25 full-text candidates and "
-        f"their fusion).\n\n"
+        f"{WARMUP} warm-up questions (exact phases of cached tables: {EXACT_QUESTIONS_LARGE}, fewer variants), every "
+        f"variant run for every question in rotating order. {n_real:,} real SciFact chunks ({n_docs:,} documents) "
+        f"embedded with USE ({rate}); larger tables repeat them as new documents with noisy vectors (cosine "
+        f"~{NOISE_COSINE} to the source). {AREAS} areas, the questions search {len(SELECTED)} of them. Milliseconds, "
+        "`median / p95`. `embed` in parentheses: the no-embedding runs only convert the passed vector. Modes: "
+        "`vector` (the stages of the original: embed, search, lexical, select, sources) and `hybrid` (the app's "
+        "default RETRIEVAL_MODE: also BM25 full-text candidates and their fusion). Tables above "
+        f"{APPEND_ABOVE_ROWS:,} rows append their bulk and write the last {REPLACE_TAIL_ROWS:,} rows through "
+        f"`replace_documents`; tables of {CACHE_FROM_ROWS:,} rows or more are cached in bench/data/tables/ with both "
+        "indexes (build times from the build), and their exact phase bypasses the index. Bench RSS: this "
+        "process's VmRSS / VmHWM in MiB after the phase (NumPy matrix included).\n\n"
         + table(["table", "rows", "real vectors", "synthetic", "rows in searched areas", "write s", "compact s",
-                 "full-text index s", "vector index s", "load avg"], build_rows)
+                 "full-text index s", "vector index s", "bench RSS / peak MiB", "load avg", "note"], build_rows)
         + "\n\n" + table(["table", "variant", *STAGES], stage_rows),
-        "### Vector search against the NumPy baseline (same vectors, same process, same questions)\n\n"
+        "### Retrieval legs against the NumPy baseline (same vectors, same process, same questions)\n\n"
+        "`×` = median over the median of the NumPy full scan with the area mask measured in the same phase. The "
+        "legs alone are separate calls; the hybrid stages come from the `hybrid, no embedding` runs.\n\n"
+        + table(["table", "leg", "median ms", "p95 ms", "× NumPy"], leg_rows),
+        "### Vector search against the NumPy baseline\n\n"
         "NumPy: float32 matrix (rows normalised), `np.isin` area mask, matvec, `argpartition` + sort of the top 256 "
         "— the memory-bandwidth baseline. LanceDB: brute-force (no vector index) cosine search with the area "
         "prefilter, or the app's vector index with its probe/refine settings where built. `× NumPy` compares "
@@ -411,9 +924,41 @@ def _report(quick, builds, results, n_real, n_docs, embed_rate, n_questions, con
         + table(["table", "method", "median ms", "p95 ms", "× NumPy", "CPU ms (median)"], search_rows)
         + "\n\nRecall: share of NumPy's exact top 256 that `VectorStore.search` also returned (1.000 for "
         "brute force; the index trades some of it for speed):\n\n"
-        + table(["table", "mean recall@256", "min"], overlap_rows),
+        + table(["table", "questions", "mean recall@256", "min"], overlap_rows),
     ]
-    raw = {"quick": quick, "builds": builds, "results": results}
+    for label, diag in diagnoses.items():
+        base = median(diag["numpy"])
+        vector_rows = [[name, ms(median(v["wall"])), ms(percentile(v["wall"], 95)), _ratio(median(v["wall"]), base),
+                        f"{np.mean(v['recall']):.3f}", f"{min(v['recall']):.3f}"] for name, v in diag["vector"].items()]
+        hybrid_rows = []
+        for name, v in diag["hybrid"].items():
+            runs = v["runs"]
+            totals = [r["total"] for r in runs]
+            hybrid_rows.append([name, med_p95(totals), _ratio(median(totals), base),
+                                med_p95([r["search"] for r in runs]), med_p95([r["fulltext"] for r in runs]),
+                                med_p95([r["fuse"] for r in runs]),
+                                med_p95([r["lexical"] + r["select"] + r["sources"] for r in runs]),
+                                f"{np.mean(v['recall']):.3f} (min {min(v['recall']):.3f})"])
+        text_rows = [[name, ms(median(v["wall"])), ms(percentile(v["wall"], 95)), _ratio(median(v["wall"]), base),
+                      f"{median(v['rows']):.0f}"] for name, v in diag["fulltext"].items()]
+        sections.append(
+            f"### Where the time goes: {label}\n\n"
+            f"{len(diag['numpy'])} questions, all variants interleaved; NumPy full scan median {ms(base)} ms in the "
+            "same loop. Vector leg = `VectorStore.search` with other query settings (the index as the app built "
+            "it); recall@256 against NumPy's exact top 256.\n\n"
+            + table(["vector leg settings", "median ms", "p95 ms", "× NumPy", "mean recall@256", "min"], vector_rows)
+            + "\n\nFull-text leg and its parts (raw LanceDB queries unless noted; rows = median rows returned):\n\n"
+            + table(["full-text query", "median ms", "p95 ms", "× NumPy", "rows"], text_rows)
+            + "\n\nHybrid `build_context` (no embedding) end to end with the fixes, same questions, interleaved. "
+            "`nprobes capped`: `maximum_nprobes` = `minimum_nprobes` instead of unbounded (`maximum_nprobes(0)`). "
+            "`legs concurrently`: the full-text leg runs in a thread while the vector leg runs (`ConcurrentLegs`; "
+            "then `search` is the vector leg and `fulltext` only the wait after it). `BITMAP`: a copy of the table "
+            f"with a BITMAP scalar index on `area_id` (built in {diag.get('bitmap_s', float('nan')):.2f} s), which "
+            "turns the area prefilter from a scan of the column into an index lookup. Recall@256 of the variant's "
+            "vector leg (an untimed extra call):\n\n"
+            + table(["hybrid variant", "total median / p95", "× NumPy", "search", "fulltext", "fuse",
+                     "lexical + select + sources", "vector recall@256"], hybrid_rows))
+    raw = {"quick": quick, "builds": builds, "results": results, "diagnoses": diagnoses}
     path = write_report("context", "IrisRAG context building", sections, raw)
     log(f"wrote {path}")
     return "\n\n".join(sections[1:])

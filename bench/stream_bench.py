@@ -115,16 +115,25 @@ def stub_ttft(stub: StubLLM) -> float:
         return time.perf_counter() - started
 
 
+def login(base: str, username: str, password: str, *, form: str = "/login",
+          home: str = "/") -> tuple[requests.Session, str]:
+    """Log in through a login form (``/admin/login``, home ``/admin/``: the admin world); return the
+    browser session and the CSRF token of its pages."""
+    session = requests.Session()
+    page = session.get(f"{base}{form}", timeout=30).text
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    session.post(f"{base}{form}", data={"username": username, "password": password, "csrf_token": token},
+                 timeout=30)
+    csrf = re.search(r'"X-CSRFToken": "([^"]+)"', session.get(f"{base}{home}", timeout=30).text).group(1)
+    return session, csrf
+
+
 class Client:
     """A logged-in browser session and an API key against the running app."""
 
     def __init__(self, base: str, key: str) -> None:
-        self.base, self.key, self.session = base, key, requests.Session()
-        page = self.session.get(f"{base}/login", timeout=30).text
-        token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
-        self.session.post(f"{base}/login", data={"username": "bench", "password": "benchpassword1",
-                                                 "csrf_token": token}, timeout=30)
-        self.csrf = re.search(r'"X-CSRFToken": "([^"]+)"', self.session.get(f"{base}/", timeout=30).text).group(1)
+        self.base, self.key = base, key
+        self.session, self.csrf = login(base, "bench", "benchpassword1")
 
     def dashboard(self, area_id: int) -> dict[str, float]:
         started = time.perf_counter()
@@ -139,11 +148,12 @@ class Client:
             return _events(response, started)
 
 
-def _environment(tmp: Path, stub: StubLLM) -> dict[str, str]:
+def environment(tmp: Path, llm_url: str) -> dict[str, str]:
+    """The app's settings: everything in ``tmp``, the fake embedder, Ollama at ``llm_url``."""
     return {**os.environ, "IRISRAG_SECRET_KEY": "bench-secret", "IRISRAG_DATABASE_URL": f"sqlite:///{tmp}/bench.db",
             "IRISRAG_LANCEDB_URI": str(tmp / "lancedb"), "IRISRAG_UPLOAD_ROOT": str(tmp / "staging"),
             "IRISRAG_INSTANCE_PATH": str(tmp), "IRISRAG_EMBEDDER": "fake", "IRISRAG_LLM": "ollama",
-            "IRISRAG_OLLAMA_URL": stub.url, "IRISRAG_LANGUAGE": "en", "IRISRAG_LOGIN_RATE_LIMIT": "1000"}
+            "IRISRAG_OLLAMA_URL": llm_url, "IRISRAG_LANGUAGE": "en", "IRISRAG_LOGIN_RATE_LIMIT": "1000"}
 
 
 def seed(env: dict[str, str]) -> tuple[int, str]:
@@ -172,7 +182,8 @@ def seed(env: dict[str, str]) -> tuple[int, str]:
         return area.id, api_keys.create_key("bench").plain
 
 
-def start_app(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
+def start_app(env: dict[str, str], log_file: Path | None = None) -> tuple[subprocess.Popen, str]:
+    """Start the Procfile's web command on a free port; its output goes to ``log_file`` (or nowhere)."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
@@ -180,7 +191,12 @@ def start_app(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
     args = PROCFILE_WEB.split(":", 1)[1].split()[1:]
     args = [f"127.0.0.1:{port}" if a.startswith("127.0.0.1:") else a for a in args]
     command = [str(Path(sys.executable).with_name("gunicorn")), *args]
-    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    output = open(log_file, "ab") if log_file else subprocess.DEVNULL  # noqa: SIM115 - the child keeps it
+    try:
+        proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=output)
+    finally:
+        if log_file:
+            output.close()
     base = f"http://127.0.0.1:{port}"
     for _ in range(300):
         try:
@@ -188,8 +204,20 @@ def start_app(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
             return proc, base
         except requests.RequestException:
             time.sleep(0.1)
-    proc.terminate()
+    stop_app(proc)
     raise RuntimeError("gunicorn did not start")
+
+
+def stop_app(proc: subprocess.Popen) -> None:
+    """Stop gunicorn (graceful SIGTERM, SIGKILL after 30 s)."""
+    if proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
 
 
 def _row(name: str, runs: list[dict[str, float]], own: list[float]) -> list[str]:
@@ -210,7 +238,7 @@ def run(quick: bool = False, reps: int | None = None, ttft: float = 0.25, rate: 
     stub = StubLLM(ttft, rate)
     threading.Thread(target=stub.serve_forever, daemon=True).start()
     with tempfile.TemporaryDirectory(prefix="irisrag-stream-bench-") as tmp:
-        env = _environment(Path(tmp), stub)
+        env = environment(Path(tmp), stub.url)
         area_id, key = seed(env)
         proc, base = start_app(env)
         try:
