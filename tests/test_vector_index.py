@@ -227,6 +227,7 @@ def test_pass_after_import_is_left_to_the_last_import_of_a_batch(app):
             assert maintenance.upkeep_job_waiting()
             assert maintenance.maintain_after_import() == {"status": "deferred"}
             assert maintenance.maintain_after_import(use_lock=False)["status"] == "done"  # CLI --sync: no queue
+            assert maintenance.maintain_after_import(document_id=7)["status"] == "done"  # its own job: not another
             waiting.delete()
             assert maintenance.maintain_after_import()["status"] == "done"  # the last one of the batch runs it
         finally:

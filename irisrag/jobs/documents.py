@@ -181,7 +181,8 @@ def import_document(document_id: int, force: bool = False, *, use_lock: bool = T
             settings = PipelineSettings(config["CHUNK_SIZE"], config["CHUNK_OVERLAP"], config["EMBEDDING_BATCH_SIZE"])
             result = run_import(job, embedder=comps.embedder, store=comps.store, settings=settings, progress=progress)
             # Indexes current for hybrid retrieval; a failure here is logged, never fails the import.
-            upkeep = maintain_after_import(use_lock=use_lock) if result.status == "done" else None
+            upkeep = (maintain_after_import(use_lock=use_lock, document_id=document_id)
+                      if result.status == "done" else None)
         except BaseException as exc:
             log.warning("job_failed document_id=%s job=%s stage=%s error=%s ms=%.0f", document_id, _job_id(),
                         progress.stage or "-", type(exc).__name__, (time.monotonic() - began) * 1000)

@@ -118,8 +118,11 @@ _UPKEEP_JOBS = ("-import-doc-", "-fetch-doc-", "-maintenance-")
 _LOOKAHEAD = 200  # queued job ids inspected; a longer queue is certainly not drained
 
 
-def upkeep_job_waiting() -> bool:
+def upkeep_job_waiting(document_id: int | None = None) -> bool:
     """Return True when the queue holds a job that will run an upkeep pass after this one.
+
+    A job of ``document_id`` itself does not count (the CLI's in-process import leaves the
+    document's queued job behind; it finds the document unchanged and may never get to it).
 
     An import then leaves the pass to the last job of the batch ("once per queue drain"):
     per-import passes cost about 0.3 s each, a quarter of the time of a batch of small
@@ -131,10 +134,12 @@ def upkeep_job_waiting() -> bool:
     except Exception as exc:  # Redis trouble: do not skip the pass on a guess
         log.warning("event=queue_unreadable error=%s", exc)
         return False
-    return any(job_id.startswith(prefix) and any(kind in job_id for kind in _UPKEEP_JOBS) for job_id in ids)
+    own = f"-doc-{document_id}-" if document_id is not None else None
+    return any(job_id.startswith(prefix) and any(kind in job_id for kind in _UPKEEP_JOBS)
+               and (own is None or own not in job_id) for job_id in ids)
 
 
-def maintain_after_import(*, use_lock: bool = True) -> dict:
+def maintain_after_import(*, use_lock: bool = True, document_id: int | None = None) -> dict:
     """Run the short pass after an import; log and report failures instead of raising.
 
     With the queue in use (``use_lock``), the pass is ``deferred`` while another import or
@@ -142,7 +147,7 @@ def maintain_after_import(*, use_lock: bool = True) -> dict:
     searchable either way; the periodic run retries failures.
     """
     try:
-        if use_lock and upkeep_job_waiting():
+        if use_lock and upkeep_job_waiting(document_id):
             return {"status": "deferred"}
         return run_maintenance(full=False, use_lock=use_lock, after_import=True)
     except Exception as exc:  # upkeep must not turn a finished import into a failed one

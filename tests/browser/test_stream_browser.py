@@ -61,8 +61,10 @@ def test_browser_stream_shows_sources_first_then_the_answer_grows(page, live_ser
     assert page.locator("#answer a.cite").count() == 0
     seen: list[str] = []
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and page.locator("#answer-body").count():
-        text = page.locator("#answer-body").inner_text() if page.locator("#answer-body").count() else ""
+    # One atomic read per poll: the body is replaced when the stream ends, and a count()
+    # followed by inner_text() could wait 15 s for an element that was just swapped out.
+    read = "() => { const body = document.querySelector('#answer-body'); return body ? body.innerText : null; }"
+    while time.monotonic() < deadline and (text := page.evaluate(read)) is not None:
         if text and (not seen or text != seen[-1]):
             seen.append(text)
         time.sleep(0.05)

@@ -4,14 +4,15 @@ A change that loses quality (chunking, lexical normalisation, fusion, the embedd
 fails here. Thresholds sit a little under the values measured on these subsets (printed by
 the assertion messages), far above what a broken leg gives.
 """
-from pathlib import Path
 
 import pytest
 
 from irisrag.embeddings import UseEmbedder
 from irisrag.evaluation import beir, runner
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "eval" / "xquad"
+from .shared import SHARED_EVAL
+
+SHARED = SHARED_EVAL / "xquad"
 CASES = {  # set: (queries, stemming, least hybrid nDCG@10)
     "de-en": (80, "German", 0.88),  # German questions over English text: the vectors must carry it
     "de": (80, "German", 0.88),

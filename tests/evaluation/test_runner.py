@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,6 +9,7 @@ import pytest
 from irisrag.evaluation import beir, runner
 from irisrag.rag.retrieve import RetrievalSettings
 
+from .shared import SHARED_EVAL
 from .test_metrics import write_dataset
 
 DIM = 8
@@ -101,7 +101,7 @@ def test_runner_leaves_only_the_embedding_cache(dataset, tmp_path):
         runner.run(dataset, embedder, options, tmp_path / "scratch", modes=["semantic"])
 
 
-SHARED_XQUAD_DE = Path(__file__).resolve().parents[2].parent / "shared" / "eval" / "xquad" / "de"
+SHARED_XQUAD_DE = SHARED_EVAL / "xquad" / "de"
 
 
 @pytest.mark.skipif(not (SHARED_XQUAD_DE / "corpus.jsonl").is_file(), reason="../shared/eval is not there")
