@@ -36,8 +36,10 @@ def main(argv: list[str]) -> None:
         # Load the embedding model once here: every job's forked work horse inherits it
         # instead of loading it again (about 4 s for the built-in model on 2 cores).
         # LanceDB is not opened in this process, so nothing of it is mid-operation at fork.
+        # An embedder that is not fork-safe (e5: OpenMP) says so and is loaded by each horse.
         try:
-            comps.embedder.embed_documents(["warm-up"])
+            if getattr(comps.embedder, "warm_before_fork", True):
+                comps.embedder.embed_documents(["warm-up"])
         except Exception as exc:  # a remote embedder that is down must not stop the worker
             log.warning("embedder_warmup_failed error=%s", exc)
         worker = Worker([comps.queue], connection=comps.redis, name=argv[1] if len(argv) > 1 else None)

