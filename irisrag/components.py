@@ -34,9 +34,10 @@ class Components:
         """The optional reranking stage (RERANKER), or None."""
         from irisrag.rag.rerank import build_reranker
 
-        return build_reranker(self.config, llm=self.llm, embedder_factory=self._rerank_embedder)
+        return build_reranker(self.config, llm=self.llm, embedder_factory=self.rerank_embedder_of)
 
-    def _rerank_embedder(self, kind: str):
+    def rerank_embedder_of(self, kind: str):
+        """Return the embedder of that kind for reranking: the app's own when it is the same kind."""
         from irisrag.embeddings import build_embedder
 
         if kind.strip().lower() == str(self.config["EMBEDDER"]).strip().lower():

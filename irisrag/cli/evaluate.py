@@ -101,7 +101,7 @@ def eval_command(dataset_dir: Path, split: str, mode: str, limit: int | None, ft
               "fusion": asdict(options.settings.fusion), "limit": limit}
     if rerank:
         def rerank_embedder(kind: str):
-            return runner.cached_rerank_embedder(dataset, comps._rerank_embedder(kind), options, folder / "cache",
+            return runner.cached_rerank_embedder(dataset, comps.rerank_embedder_of(kind), options, folder / "cache",
                                                  progress)
 
         reranker = build_reranker({**config, "RERANKER": rerank}, llm=comps.llm, embedder_factory=rerank_embedder)

@@ -4,7 +4,6 @@ from __future__ import annotations
 import threading
 import time
 
-import numpy as np
 import pytest
 
 from irisrag.embeddings import FakeEmbedder
@@ -128,7 +127,8 @@ def test_estimate_scales_chunks_by_pages_read():
     assert pipeline._estimate(20, 25, Pages(), 100) == 250
     Pages.finished = True
     assert pipeline._estimate(25, 25, Pages(), 100) == 25
-    assert np.isfinite(pipeline._estimate(0, 0, Pages(), 100))
+    Pages.finished, Pages.pages_read = False, 0
+    assert pipeline._estimate(0, 3, Pages(), 100) == 3  # no page read yet: only what is known
 
 
 def test_pdf_pages_read_the_same_when_pypdf_s_cache_is_dropped(tmp_path, monkeypatch):
