@@ -249,6 +249,10 @@ def test_periodic_maintenance_is_one_chain_of_slot_jobs(app):
         queue = components.get().queue
         now = datetime(2030, 1, 1, 12, 1, tzinfo=UTC)
         first = maintenance.schedule_maintenance(now)
+        from rq.job import Job
+
+        job = Job.fetch(first, connection=components.get().redis)  # the call a worker will make
+        assert (job.args, job.kwargs, job.timeout) == ((), {}, app.config["JOB_TIMEOUT"])
         assert maintenance.schedule_maintenance(now.replace(minute=4)) == first  # a second worker: same job
         assert ScheduledJobRegistry(queue=queue).get_job_ids() == [first]
         assert maintenance.schedule_maintenance(now.replace(minute=5)) != first  # the run schedules the next

@@ -177,5 +177,5 @@ def schedule_maintenance(now: datetime | None = None) -> str | None:
     # Same slot, same id: a second worker's call rewrites the same scheduled job, no second chain.
     comps.queue.enqueue_at(_slot_time(slot, interval), periodic_maintenance, job_id=job_id,
                            result_ttl=max(interval * 2, 600), failure_ttl=7 * 86400,
-                           timeout=current_app.config["JOB_TIMEOUT"])
+                           job_timeout=current_app.config["JOB_TIMEOUT"])
     return job_id

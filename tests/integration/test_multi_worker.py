@@ -74,7 +74,8 @@ def test_two_workers_import_200_documents_each_exactly_once(app, tmp_path):
         store, queue = comps.store, comps.queue
         # Every document's job ran once, and both workers took part.
         finished = FinishedJobRegistry(queue=queue).get_job_ids()
-        assert not FailedJobRegistry(queue=queue).get_job_ids()
+        failed = FailedJobRegistry(queue=queue).get_job_ids()
+        assert not failed, [(j.id, j.exc_info) for j in Job.fetch_many(failed, connection=comps.redis) if j]
         per_doc = Counter(int(job_id.split("-doc-")[1].split("-")[0]) for job_id in finished if "-doc-" in job_id)
         assert per_doc == {doc_id: 1 for doc_id in ids}
         jobs = [job for job in Job.fetch_many(finished, connection=comps.redis) if job is not None]
