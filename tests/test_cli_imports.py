@@ -220,7 +220,8 @@ def test_import_url_sync_stages_markdown_and_reads_a_list_file(tmp_path, databas
         assert result.exit_code == 0, result.output
         doc = out(result)["documents"][0]
         assert doc["status"] == "done" and re.fullmatch(r"Page_[0-9a-f]{8}\.md", doc["name"])
-        staged = Path(app.config["UPLOAD_ROOT"]) / "url" / doc["name"]
+        area_id = rows(app)[doc["name"]].area_id
+        staged = Path(app.config["UPLOAD_ROOT"]) / "url" / str(area_id) / doc["name"]  # the area's folder
         assert "Debian" in staged.read_text() and "<html" not in staged.read_text()
         assert rows(app)[doc["name"]].source_url == url
 

@@ -1,8 +1,9 @@
 """Staging of imported files (SPEC 3): safe names, atomic writes, source-volume lookups.
 
-The staging root holds ``upload/`` (browser uploads) and ``url/`` (fetched pages); it is
-deliberately not split by area. Paths into the source volume are resolved with symlinks
-followed and must stay inside the volume.
+The staging root holds ``upload/<area id>/`` (browser uploads) and ``url/<area id>/``
+(fetched pages): one folder per area, so a same-named file of another area never replaces
+a staged file (older installations kept them flat in ``upload/`` and ``url/``). Paths into
+the source volume are resolved with symlinks followed and must stay inside the volume.
 """
 from __future__ import annotations
 
@@ -120,12 +121,20 @@ def _write_atomically(directory: Path, name: str, data: Data, max_bytes: int | N
     return target
 
 
-def stage_bytes(root: Path | str, subdir: str, name: str, data: Data, max_bytes: int | None = None) -> Path:
-    """Store an upload or fetched body under root/subdir/name atomically; return its path."""
+def staging_dir(root: Path | str, subdir: str, area_id: int | None = None) -> Path:
+    """Return root/subdir/<area id> (root/subdir without an area: the flat layout of older installations)."""
     if subdir not in STAGING_DIRS:
         raise ValidationError(f"Unknown staging folder {subdir!r}", f"expected one of {STAGING_DIRS}", "subdir")
+    if area_id is not None and (not isinstance(area_id, int) or isinstance(area_id, bool) or area_id < 1):
+        raise ValidationError(f"Invalid area id {area_id!r}", "expected a positive integer", "area")
+    return Path(root) / subdir if area_id is None else Path(root) / subdir / str(area_id)
+
+
+def stage_bytes(root: Path | str, subdir: str, name: str, data: Data, max_bytes: int | None = None,
+                area_id: int | None = None) -> Path:
+    """Store an upload or fetched body under root/subdir/<area id>/name atomically; return its path."""
+    directory = staging_dir(root, subdir, area_id)
     name = safe_file_name(name)
-    directory = Path(root) / subdir
     try:
         directory.mkdir(parents=True, exist_ok=True)
         return _write_atomically(directory, name, data, max_bytes)

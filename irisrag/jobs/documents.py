@@ -220,7 +220,7 @@ def fetch_document(document_id: int, force: bool = False, *, use_lock: bool = Tr
             kind = "pdf" if fetched.kind == "pdf" else "html" if fetched.kind == "html" else "text"
             content = fetched.content if kind != "html" else _html_to_markdown(fetched)
             name = url_file_name(doc.source_url, "pdf" if kind == "pdf" else "html")
-            path = stage_bytes(upload_root(), "url", name, content)
+            path = stage_bytes(upload_root(), "url", name, content, area_id=doc.area_id)
         except BaseException as exc:
             log.warning("job_failed document_id=%s job=%s stage=fetching error=%s ms=%.0f", document_id, _job_id(),
                         type(exc).__name__, (time.monotonic() - began) * 1000)
@@ -229,7 +229,14 @@ def fetch_document(document_id: int, force: bool = False, *, use_lock: bool = Tr
             raise
         Document.update(name=path.name, directory=str(path.parent), kind="pdf" if kind == "pdf" else "text",
                         updated_at=utcnow()).where(Document.id == document_id).execute()
+        _drop_flat_copy(Path(doc.directory) / doc.name, path, upload_root())
     return import_document(document_id, force, use_lock=use_lock)
+
+
+def _drop_flat_copy(old: Path, new: Path, root: Path) -> None:
+    """Remove the page an older version staged flat in ``url/`` once the area's folder holds it."""
+    if old != new and old.parent == root / "url":
+        old.unlink(missing_ok=True)
 
 
 def _no_retry_unless_network(exc: BaseException) -> None:

@@ -41,7 +41,8 @@ class Document(BaseModel):
     updated_at = DateTimeField(default=utcnow)
 
     class Meta:
-        indexes = ((("directory", "name"), True),)
+        # Identity includes the area: a same-named file of another area is another document.
+        indexes = ((("area", "directory", "name"), True),)
 
     @property
     def is_running(self) -> bool:

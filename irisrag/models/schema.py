@@ -21,8 +21,17 @@ class SchemaVersion(BaseModel):
 
 Migration = Callable[[SchemaMigrator], None]
 
+
+
+def _document_identity_per_area(migrator: SchemaMigrator) -> None:
+    """Version 2: a document is identified by (area, directory, name), so no import reaches another area's."""
+    db.execute_sql("DROP INDEX IF EXISTS document_directory_name")
+    db.execute_sql("CREATE UNIQUE INDEX IF NOT EXISTS document_area_id_directory_name "
+                   "ON document (area_id, directory, name)")
+
+
 # version 1 is the initial create_tables; later versions go here as (version, function).
-MIGRATIONS: list[tuple[int, Migration]] = []
+MIGRATIONS: list[tuple[int, Migration]] = [(2, _document_identity_per_area)]
 
 
 def current_version() -> int:

@@ -1,7 +1,8 @@
 """Import use cases (SPEC 3): every entry point registers a Document and queues one job.
 
-Identity of a document is (directory, file name); its SHA256 decides unchanged / replaced
-in the pipeline. Validation happens here, before anything is queued, so a bad input is
+Identity of a document is (area, directory, file name); its SHA256 decides unchanged /
+replaced in the pipeline. A same-named file imported into another area is another document:
+no import ever changes a document's area. Validation happens here, before anything is queued, so a bad input is
 refused with a clear message and leaves everything else untouched.
 """
 from __future__ import annotations
@@ -38,24 +39,37 @@ def area_of(ident: int | str) -> Area:
     return get_named(Area, ident)
 
 
+def _identified(area: Area, directory: Path | str, name: str):
+    return (Document.area == area.id) & (Document.directory == str(directory)) & (Document.name == name)
+
+
 def register(area: Area, directory: Path | str, name: str, kind: str, **extra) -> tuple[Document, bool]:
-    """Create or find the document for (directory, name); a known one may move area."""
+    """Create or find the document of (area, directory, name); never one of another area."""
     directory = str(directory)
     with db.atomic():
-        doc = Document.get_or_none((Document.directory == directory) & (Document.name == name))
+        doc = Document.get_or_none(_identified(area, directory, name))
         if doc is None:
             doc = Document.create(area=area, directory=directory, name=name, kind=kind, **extra)
             return doc, True
         if doc.is_running and doc.status != "queued":
             raise Conflict(f"“{name}” is being imported right now; wait until it has finished.")
-        moved = doc.area_id != area.id
-        doc.area, doc.kind = area, kind
+        doc.kind = kind
         for key, value in extra.items():
             setattr(doc, key, value)
         doc.save()
-    if moved and doc.chunk_count:
-        components.get().store.set_area(doc.id, area.id)
     return doc, False
+
+
+def _adopt_flat_upload(area: Area, name: str, directory: Path) -> None:
+    """Move this area's document staged flat by an older version (``upload/name``) to the area's folder."""
+    flat = upload_root() / "upload"
+    doc = Document.get_or_none(_identified(area, flat, name))
+    if doc is None:
+        return
+    if doc.is_running and doc.status != "queued":
+        raise Conflict(f"“{name}” is being imported right now; wait until it has finished.")
+    Document.update(directory=str(directory)).where(Document.id == doc.id).execute()
+    (flat / name).unlink(missing_ok=True)
 
 
 def queue_import(doc: Document, *, force: bool = False) -> Document:
@@ -80,7 +94,8 @@ def import_upload(area_ident: int | str, filename: str, data: bytes | BinaryIO) 
     area = area_of(area_ident)
     name = stage.safe_file_name(filename)
     kind = kind_for(name)
-    path = stage.stage_bytes(upload_root(), "upload", name, data, _config()["MAX_UPLOAD_BYTES"])
+    path = stage.stage_bytes(upload_root(), "upload", name, data, _config()["MAX_UPLOAD_BYTES"], area_id=area.id)
+    _adopt_flat_upload(area, name, path.parent)
     doc, _ = register(area, path.parent, name, kind)
     return queue_import(doc)
 
@@ -91,12 +106,19 @@ def import_url(area_ident: int | str, url: str) -> Document:
     url = (url or "").strip()
     if not url.lower().startswith(("http://", "https://")) or len(url) > 2048:
         raise ValidationError("Please enter a web address starting with http:// or https://.", field="url")
-    known = Document.get_or_none(Document.source_url == url)
+    known = _url_document(area, url)
     if known is not None:  # the fetch may have renamed it (a PDF behind the URL)
         doc, _ = register(area, known.directory, known.name, known.kind, source_url=url)
     else:
-        doc, _ = register(area, upload_root() / "url", stage.url_file_name(url, "html"), "html", source_url=url)
+        directory = stage.staging_dir(upload_root(), "url", area.id)
+        doc, _ = register(area, directory, stage.url_file_name(url, "html"), "html", source_url=url)
     return queue_import(doc)
+
+
+def _url_document(area: Area, url: str) -> Document | None:
+    """Return this area's document of a URL (found by its address: a fetched PDF was renamed)."""
+    query = Document.select().where((Document.area == area.id) & (Document.source_url == url))
+    return query.order_by(Document.id).first()
 
 
 def import_volume_path(area_ident: int | str, relpath: str) -> Document:

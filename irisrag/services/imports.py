@@ -153,11 +153,12 @@ def _url(area: Area, url: str) -> Prepared:
     if not url.lower().startswith(("http://", "https://")) or len(url) > 2048:
         raise ValidationError("Please enter a web address starting with http:// or https://.", field="url")
     # A fetched PDF was renamed to .pdf by its job: find the URL's row by its address, not its name.
-    known = Document.select().where(Document.source_url == url).order_by(Document.id).first()
+    known = documents._url_document(area, url)
     if known is not None:
         return documents.register(area, known.directory, known.name, known.kind, source_url=url)
     name = stage.url_file_name(url, "html")
-    return documents.register(area, documents.upload_root() / "url", name, "html", source_url=url)
+    directory = stage.staging_dir(documents.upload_root(), "url", area.id)
+    return documents.register(area, directory, name, "html", source_url=url)
 
 
 def _existing(document_id: int) -> Prepared:

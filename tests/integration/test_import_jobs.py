@@ -111,7 +111,7 @@ def test_import_url_through_the_worker(tmp_path, database_url, redis_url):
     html = (FIXTURES / "sample.html").read_bytes()
     with HttpStub() as server, app.app_context(), db.connection_context():
         server.add("GET", "/doc/Page.html", Reply(200, body=html, content_type="text/html; charset=utf-8"))
-        admin_service.create_named(Area, "Web")
+        web = admin_service.create_named(Area, "Web")
         url = f"{server.url}/doc/Page.html?KEY=1"
         doc = documents.import_url("Web", url)
         proc = start_worker(app, tmp_path)
@@ -120,7 +120,7 @@ def test_import_url_through_the_worker(tmp_path, database_url, redis_url):
         finally:
             stop_worker(proc)
     assert doc.status == "done", doc.error_detail
-    assert doc.source_url == url and doc.directory.endswith("/staging/url")
+    assert doc.source_url == url and doc.directory.endswith(f"/staging/url/{web.id}")
     assert doc.name.startswith("Page_") and doc.name.endswith(".md") and len(doc.name) == len("Page_12345678.md")
     staged = (Path(doc.directory) / doc.name).read_text()
     assert "Debian" in staged and "<html" not in staged

@@ -122,6 +122,7 @@ def test_admin_documents_upload_too_large_is_refused(tmp_path, database_url, red
     html = _body(resp)
     assert resp.status_code == 200 and "larger than the limit of 100 bytes" in html and "1 import queued." in html
     assert not (tmp_path / "staging" / "upload" / "big.txt").exists()
+    assert not list((tmp_path / "staging").rglob("big.txt"))  # nor in an area's folder
     # a request over the total limit is refused unread, next to the upload form (the tab stays)
     resp = _upload(client, area.id, ("huge.txt", b"x" * (1024 * 1024 + 200)))
     assert resp.status_code == 413 and "Upload fewer files at once." in _body(resp)
