@@ -230,7 +230,7 @@ def _in_process(item: InputSet, embedder, store, settings, next_id) -> tuple[flo
 def _register_with_retry(import_local_file, area_id: int, path: Path, retries: list[str]) -> int:
     """Call the import service, retrying SQLite's "database is locked" (counted and reported).
 
-    ``services.documents.register`` reads and then inserts inside one deferred transaction; when
+    ``services.registration.register`` reads and then inserts inside one deferred transaction; when
     the worker commits a progress update in between, SQLite refuses the upgrade to a write
     lock at once (SQLITE_BUSY_SNAPSHOT: busy_timeout does not apply), so a second upload
     during a running import can fail. The benchmark retries to measure throughput anyway.
@@ -583,7 +583,7 @@ def _report(raw: dict) -> list[str]:
         "reaped work horses from /proc plus this process's own CPU for the service call and polling). "
         "Ratios (×) are against the embedder-only baseline on the same chunk texts measured in the same "
         "repetition: the median of the per-repetition ratios, then their range. Registering a document while the worker writes progress can fail "
-        "with SQLite's `database is locked` (a read-then-insert transaction in `services.documents.register`); "
+        "with SQLite's `database is locked` (a read-then-insert transaction in `services.registration.register`); "
         "the benchmark retries the service call after 50 ms and counts it.\n\n" + main,
         "### Where the worker's time goes\n\n"
         "Medians of the per-job timings the task returns (`run_import` timings summed over the jobs of the input). "

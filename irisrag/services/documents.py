@@ -1,4 +1,4 @@
-"""Import use cases (SPEC 3): every entry point registers a Document and queues one job.
+"""Import use cases (SPEC 3): every entry point registers a Document (``registration``) and queues one job.
 
 Identity of a document is (area, directory, file name); its SHA256 decides unchanged /
 replaced in the pipeline. A same-named file imported into another area is another document:
@@ -12,14 +12,13 @@ from pathlib import Path
 from typing import BinaryIO
 
 from irisrag import components
-from irisrag.errors import Conflict, NotFound, ValidationError
-from irisrag.extensions import db
-from irisrag.ingest import stage
-from irisrag.ingest.extract import kind_for
+from irisrag.errors import Conflict, NotFound
 from irisrag.models import Area, Document
 from irisrag.models.base import utcnow
 from irisrag.models.documents import RUNNING
+from irisrag.services import registration
 from irisrag.services.admin import get as get_named
+from irisrag.services.registration import upload_root
 
 log = logging.getLogger(__name__)
 
@@ -28,48 +27,9 @@ def _config():
     return components.get().config
 
 
-def upload_root() -> Path:
-    """Return the staging root with a relative path resolved against the project root."""
-    root = Path(_config()["UPLOAD_ROOT"])
-    return root if root.is_absolute() else _config()["IRISRAG_ROOT"] / root
-
-
 def area_of(ident: int | str) -> Area:
     """Return an area by id or name (a clear error for an unknown one)."""
     return get_named(Area, ident)
-
-
-def _identified(area: Area, directory: Path | str, name: str):
-    return (Document.area == area.id) & (Document.directory == str(directory)) & (Document.name == name)
-
-
-def register(area: Area, directory: Path | str, name: str, kind: str, **extra) -> tuple[Document, bool]:
-    """Create or find the document of (area, directory, name); never one of another area."""
-    directory = str(directory)
-    with db.atomic():
-        doc = Document.get_or_none(_identified(area, directory, name))
-        if doc is None:
-            doc = Document.create(area=area, directory=directory, name=name, kind=kind, **extra)
-            return doc, True
-        if doc.is_running and doc.status != "queued":
-            raise Conflict(f"“{name}” is being imported right now; wait until it has finished.")
-        doc.kind = kind
-        for key, value in extra.items():
-            setattr(doc, key, value)
-        doc.save()
-    return doc, False
-
-
-def _adopt_flat_upload(area: Area, name: str, directory: Path) -> None:
-    """Move this area's document staged flat by an older version (``upload/name``) to the area's folder."""
-    flat = upload_root() / "upload"
-    doc = Document.get_or_none(_identified(area, flat, name))
-    if doc is None:
-        return
-    if doc.is_running and doc.status != "queued":
-        raise Conflict(f"“{name}” is being imported right now; wait until it has finished.")
-    Document.update(directory=str(directory)).where(Document.id == doc.id).execute()
-    (flat / name).unlink(missing_ok=True)
 
 
 def queue_import(doc: Document, *, force: bool = False) -> Document:
@@ -90,70 +50,23 @@ def queue_import(doc: Document, *, force: bool = False) -> Document:
 
 
 def import_upload(area_ident: int | str, filename: str, data: bytes | BinaryIO) -> Document:
-    """Stage an uploaded file under <upload root>/upload/ and queue its import."""
-    area = area_of(area_ident)
-    name = stage.safe_file_name(filename)
-    kind = kind_for(name)
-    path = stage.stage_bytes(upload_root(), "upload", name, data, _config()["MAX_UPLOAD_BYTES"], area_id=area.id)
-    _adopt_flat_upload(area, name, path.parent)
-    doc, _ = register(area, path.parent, name, kind)
-    return queue_import(doc)
+    """Stage an uploaded file under <upload root>/upload/<area id>/ and queue its import."""
+    return queue_import(registration.upload(area_of(area_ident), filename, data)[0])
 
 
 def import_url(area_ident: int | str, url: str) -> Document:
-    """Register a web page (fetched by the worker into <upload root>/url/) and queue it."""
-    area = area_of(area_ident)
-    url = (url or "").strip()
-    if not url.lower().startswith(("http://", "https://")) or len(url) > 2048:
-        raise ValidationError("Please enter a web address starting with http:// or https://.", field="url")
-    known = _url_document(area, url)
-    if known is not None:  # the fetch may have renamed it (a PDF behind the URL)
-        doc, _ = register(area, known.directory, known.name, known.kind, source_url=url)
-    else:
-        directory = stage.staging_dir(upload_root(), "url", area.id)
-        doc, _ = register(area, directory, stage.url_file_name(url, "html"), "html", source_url=url)
-    return queue_import(doc)
-
-
-def _url_document(area: Area, url: str) -> Document | None:
-    """Return this area's document of a URL (found by its address: a fetched PDF was renamed)."""
-    query = Document.select().where((Document.area == area.id) & (Document.source_url == url))
-    return query.order_by(Document.id).first()
-
-
-def import_volume_path(area_ident: int | str, relpath: str) -> Document:
-    """Import a file given relative to the source volume (it must stay inside it)."""
-    area = area_of(area_ident)
-    path = stage.resolve_in_volume(_config()["SRC_VOLUME_PATH"], relpath)
-    doc, _ = register(area, path.parent, path.name, kind_for(path.name))
-    return queue_import(doc)
-
-
-def import_original_path(area_ident: int | str, original_path: str) -> Document:
-    """Import a file copied into the source volume beforehand, found there by its name (SPEC 3)."""
-    area = area_of(area_ident)
-    path = stage.find_by_original_path(_config()["SRC_VOLUME_PATH"], original_path)
-    doc, _ = register(area, path.parent, path.name, kind_for(path.name), original_path=original_path.strip())
-    return queue_import(doc)
+    """Register a web page (fetched by the worker into <upload root>/url/<area id>/) and queue it."""
+    return queue_import(registration.url(area_of(area_ident), url)[0])
 
 
 def import_path(area_ident: int | str, path_text: str) -> Document:
-    """Dispatch a path import: an absolute original path, or a path relative to the volume."""
-    text = (path_text or "").strip()
-    if not text:
-        raise ValidationError("Please enter a path.", field="path")
-    is_absolute = text.startswith(("/", "\\")) or (len(text) > 2 and text[1] == ":" and text[2] in "\\/")
-    return import_original_path(area_ident, text) if is_absolute else import_volume_path(area_ident, text)
+    """Queue a path import: relative to the source volume, or an absolute original path copied there."""
+    return queue_import(registration.volume_path(area_of(area_ident), path_text)[0])
 
 
 def import_local_file(area_ident: int | str, path: Path | str) -> Document:
-    """Import a file from anywhere on this machine (operators, CLI only)."""
-    area = area_of(area_ident)
-    path = Path(path).expanduser().resolve()
-    if not path.is_file():
-        raise NotFound(f"There is no file at {path}.")
-    doc, _ = register(area, path.parent, path.name, kind_for(path.name))
-    return queue_import(doc)
+    """Import a file from anywhere on this machine (operators, CLI and benchmarks only)."""
+    return queue_import(registration.local_file(area_of(area_ident), path)[0])
 
 
 def get_document(document_id: int) -> Document:
@@ -166,10 +79,7 @@ def get_document(document_id: int) -> Document:
 
 def rebuild(document_id: int) -> Document:
     """Re-chunk and re-embed one document, even when its file is unchanged."""
-    doc = get_document(document_id)
-    if doc.is_running and doc.status != "queued":
-        raise Conflict(f"“{doc.name}” is being imported right now.")
-    return queue_import(doc, force=True)
+    return queue_import(registration.existing(document_id)[0], force=True)
 
 
 def rebuild_all() -> list[Document]:

@@ -22,13 +22,13 @@ from pathlib import Path, PurePath
 from redis.exceptions import RedisError
 
 from irisrag import components
-from irisrag.errors import Conflict, IrisRagError, NotFound, QueueUnavailable, ValidationError
+from irisrag.errors import IrisRagError, NotFound, QueueUnavailable
 from irisrag.extensions import db
 from irisrag.ingest import stage
-from irisrag.ingest.extract import SUPPORTED, kind_for
+from irisrag.ingest.extract import SUPPORTED
 from irisrag.models import Area, Document
 from irisrag.models.documents import RUNNING
-from irisrag.services import documents
+from irisrag.services import documents, registration
 
 log = logging.getLogger(__name__)
 
@@ -125,65 +125,22 @@ def folder_files(folder: str | Path) -> tuple[list[Path], list[Path]]:
     return found, skipped
 
 
-def _local_file(area: Area, path: str | Path) -> Prepared:
-    resolved = Path(path).expanduser().resolve()
-    if not resolved.is_file():
-        raise NotFound(f"There is no file at {resolved}.")
-    return documents.register(area, resolved.parent, resolved.name, kind_for(resolved.name))
-
-
-def _is_absolute(text: str) -> bool:
-    return text.startswith(("/", "\\")) or (len(text) > 2 and text[1] == ":" and text[2] in "\\/")
-
-
-def _volume_path(area: Area, text: str) -> Prepared:
-    text = (text or "").strip()
-    if not text:
-        raise ValidationError("Please enter a path.", field="path")
-    volume = components.get().config["SRC_VOLUME_PATH"]
-    if _is_absolute(text):
-        path = stage.find_by_original_path(volume, text)
-        return documents.register(area, path.parent, path.name, kind_for(path.name), original_path=text)
-    path = stage.resolve_in_volume(volume, text)
-    return documents.register(area, path.parent, path.name, kind_for(path.name))
-
-
-def _url(area: Area, url: str) -> Prepared:
-    url = (url or "").strip()
-    if not url.lower().startswith(("http://", "https://")) or len(url) > 2048:
-        raise ValidationError("Please enter a web address starting with http:// or https://.", field="url")
-    # A fetched PDF was renamed to .pdf by its job: find the URL's row by its address, not its name.
-    known = documents._url_document(area, url)
-    if known is not None:
-        return documents.register(area, known.directory, known.name, known.kind, source_url=url)
-    name = stage.url_file_name(url, "html")
-    directory = stage.staging_dir(documents.upload_root(), "url", area.id)
-    return documents.register(area, directory, name, "html", source_url=url)
-
-
-def _existing(document_id: int) -> Prepared:
-    doc = documents.get_document(document_id)
-    if doc.is_running and doc.status != "queued":
-        raise Conflict(f"“{doc.name}” is being imported right now.")
-    return doc, False
-
-
 def file_items(area_ident: str, paths: Iterable[str | Path]) -> list[Item]:
     """Return items for local files (anywhere on this machine)."""
     area = documents.area_of(area_ident)
-    return [Item(str(p), area.name, lambda p=p: _local_file(area, p)) for p in paths]
+    return [Item(str(p), area.name, lambda p=p: registration.local_file(area, p)) for p in paths]
 
 
 def path_items(area_ident: str, texts: Iterable[str]) -> list[Item]:
     """Return items for paths relative to the source volume, or absolute original paths."""
     area = documents.area_of(area_ident)
-    return [Item(t, area.name, lambda t=t: _volume_path(area, t)) for t in texts]
+    return [Item(t, area.name, lambda t=t: registration.volume_path(area, t)) for t in texts]
 
 
 def url_items(area_ident: str, urls: Iterable[str]) -> list[Item]:
     """Return items for web addresses (fetched by the job into <upload root>/url/)."""
     area = documents.area_of(area_ident)
-    return [Item(u, area.name, lambda u=u: _url(area, u)) for u in urls]
+    return [Item(u, area.name, lambda u=u: registration.url(area, u)) for u in urls]
 
 
 def read_url_list(lines: Iterable[str]) -> list[str]:
@@ -195,9 +152,9 @@ def rebuild_items(document_id: int | None = None) -> list[Item]:
     """Return items to rebuild one document, or every document not being imported now (None)."""
     if document_id is not None:
         doc = documents.get_document(document_id)
-        return [Item(doc.name, doc.area.name, lambda: _existing(document_id))]
+        return [Item(doc.name, doc.area.name, lambda: registration.existing(document_id))]
     query = Document.select(Document, Area).join(Area).order_by(Document.id)
-    return [Item(d.name, d.area.name, lambda i=d.id: _existing(i)) for d in query if not d.is_running]
+    return [Item(d.name, d.area.name, lambda i=d.id: registration.existing(i)) for d in query if not d.is_running]
 
 
 # --- running ------------------------------------------------------------------
