@@ -10,6 +10,7 @@ WHAT is any of ``import context index stream load memory scale`` or ``all`` (the
 - ``memory``   peak RSS of a worker importing the 2,415-page R reference manual
 - ``scale``    retrieval per leg at 1M chunks and the web process's RSS at 100k and 1M chunks
 - ``rerank``   what the optional e5 reranker costs a question, next to the question's embedding
+- ``extract``  PDF text: run-together words and CPU ms per page, pypdf (old) vs PDFium (new)
 
 Every report is also written to ``bench/out/<name>.md`` (and a timestamped copy with the raw
 numbers as JSON). See bench/README.md for what each table means and how long each takes.
@@ -20,7 +21,7 @@ import argparse
 import sys
 import time
 
-CHOICES = ("import", "context", "index", "stream", "load", "memory", "scale", "rerank")
+CHOICES = ("import", "context", "index", "stream", "load", "memory", "scale", "rerank", "extract")
 
 
 def _import(args) -> str:
@@ -76,8 +77,14 @@ def _rerank(args) -> str:
     return rerank_bench.run(args.quick)
 
 
+def _extract(args) -> str:
+    from bench import extract_bench
+
+    return extract_bench.run(args.quick)
+
+
 RUNNERS = {"import": _import, "context": _context, "index": _index, "stream": _stream, "load": _load,
-           "memory": _memory, "scale": _scale, "rerank": _rerank}
+           "memory": _memory, "scale": _scale, "rerank": _rerank, "extract": _extract}
 
 
 def main(argv: list[str] | None = None) -> int:

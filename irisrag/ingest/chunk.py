@@ -156,12 +156,50 @@ def _generate_chunks(pages: Iterable[Page], size: int, overlap: int) -> Iterator
             start = next_start(text, end, overlap, start + 1)
 
     for page in pages:
+        if page.header is not None:  # a table: its rows never share a chunk with other text
+            yield from cut_ready(final=True)
+            buffer, start = _Buffer(), 0
+            for chunk in table_chunks(page, size, overlap, index):
+                yield chunk
+                index = chunk.index + 1
+            continue
         buffer.append(page)
         start = skip_space(buffer.text, start)
         yield from cut_ready(final=False)
         if start:  # what is left after a page is at most one window, so this copy is cheap
             start = buffer.drop_before(start)
     yield from cut_ready(final=True)
+
+
+def table_chunks(page: Page, size: int, overlap: int, first: int) -> Iterator[Chunk]:
+    """Yield chunks of whole rows, each starting with the table's header line, indexed from ``first``.
+
+    A row longer than the room left by the header is cut like text, with the header before each piece.
+    """
+    header = normalize_whitespace(page.header or "")
+    room = max(size - len(header) - 1, size // 2)
+    overlap = min(overlap, room // 2)
+    index, rows, used = first, [], 0
+    for row in page.text.split("\n"):
+        row = _SPACES.sub(" ", row).strip()
+        if not row:
+            continue
+        if rows and used + 1 + len(row) > room:
+            yield Chunk(index, _with_header(header, rows), page.number)
+            index, rows, used = index + 1, [], 0
+        if len(row) > room:
+            for piece in _generate_chunks([Page(None, row)], room, overlap):
+                yield Chunk(index, _with_header(header, [piece.text]), page.number)
+                index += 1
+            continue
+        rows.append(row)
+        used += len(row) + (1 if used else 0)
+    if rows:
+        yield Chunk(index, _with_header(header, rows), page.number)
+
+
+def _with_header(header: str, rows: list[str]) -> str:
+    return "\n".join([header, *rows]) if header else "\n".join(rows)
 
 
 def chunk_text(text: str, size: int = 700, overlap: int = 150) -> list[Chunk]:

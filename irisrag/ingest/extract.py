@@ -1,4 +1,4 @@
-"""Turn a stored file into text, per file type: PDF (pypdf), text, HTML (trafilatura)."""
+"""Turn a stored file into text, per file type: PDF (PDFium), text, HTML (trafilatura)."""
 from __future__ import annotations
 
 import codecs
@@ -24,7 +24,7 @@ SUPPORTED: dict[str, str] = {
     ".md": "text",
     ".json": "text",
     ".xml": "text",
-    ".csv": "text",
+    ".csv": "csv",
     ".html": "html",
     ".htm": "html",
 }
@@ -121,6 +121,14 @@ def extract_html_file(path: Path) -> str:
     return _normalise_newlines(extract_html_bytes(data, url=None))
 
 
+def extract_csv_file(path: Path) -> Page:
+    """Return a CSV file as one table page: the header line, then one row a line."""
+    lines = [line for line in extract_text_file(path).split("\n") if line.strip()]
+    if len(lines) < 2:
+        return Page(None, "\n".join(lines))
+    return Page(None, "\n".join(lines[1:]), header=lines[0])
+
+
 def iter_pages(path: Path, kind: str | None = None) -> Iterator[Page]:
     """Yield the pages of a file, streaming PDFs page by page."""
     kind = kind or kind_for(path.name)
@@ -128,6 +136,8 @@ def iter_pages(path: Path, kind: str | None = None) -> Iterator[Page]:
         yield from iter_pdf_pages(path)
     elif kind == "text":
         yield Page(None, extract_text_file(path))
+    elif kind == "csv":
+        yield extract_csv_file(path)
     elif kind == "html":
         yield Page(None, extract_html_file(path))
     else:
@@ -144,8 +154,8 @@ def page_source(path: Path, kind: str | None = None) -> tuple[int | None, Callab
     """
     kind = kind or kind_for(path.name)
     if kind == "pdf":
-        reader = open_pdf(path)
-        return len(reader.pages), lambda: iter_pdf_pages(path, reader)
+        pdf = open_pdf(path)
+        return pdf.pages, lambda: iter_pdf_pages(path, pdf)
     return None, lambda: iter_pages(path, kind)
 
 

@@ -19,6 +19,7 @@ MAX_HTML_CHARS = 20_000_000
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 _BLANK_LINES = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
+_SOURCE_BREAKS = re.compile(r"\s*\n\s*")
 _SPACES = re.compile(r"[ \t\r\f\v\u00a0]+")
 
 _DROP_TAGS = ("script", "style", "noscript", "template", "head", "iframe", "object", "svg")
@@ -27,6 +28,7 @@ _BLOCK_TAGS = (
     "dl", "dt", "dd", "table", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "hr",
     "form", "fieldset", "figure", "figcaption", "address",
 )
+_HAS_CLASS = '//div[contains(concat(" ", normalize-space(@class), " "), " {} ")]'
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8"),
     (codecs.BOM_UTF16_LE, "utf-16-le"),
@@ -73,21 +75,37 @@ def _trafilatura_markdown(html: str, url: str | None) -> str:
     return result or ""
 
 
-def html_plain_text(html: str) -> str:
-    """Return the visible body text of an HTML document or fragment, scripts and styles removed."""
+def _parse(html: str):
+    """Parse HTML with lxml (no huge trees, comments dropped); None when it cannot be parsed."""
     html = _XML_DECL.sub("", html, count=1)
     if not html.strip():
-        return ""
+        return None
     parser = lxml.html.HTMLParser(huge_tree=False, remove_comments=True, remove_pis=True)
     try:
-        root = lxml.html.document_fromstring(html, parser=parser)
+        return lxml.html.document_fromstring(html, parser=parser)
     except (lxml.etree.ParserError, ValueError) as exc:
         log.warning("lxml_parse_failed error=%s", exc)
-        return ""
+        return None
+
+
+def html_plain_text(html: str) -> str:
+    """Return the visible body text of an HTML document or fragment, scripts and styles removed."""
+    root = _parse(html)
+    return "" if root is None else _visible_text(root)
+
+
+def _visible_text(root) -> str:
+    """Return the visible text of a parsed document, blocks separated by blank lines."""
     for element in list(root.iter(*_DROP_TAGS)):
         element.drop_tree()
     for element in root.iter(*_BLOCK_TAGS):
         element.tail = "\n\n" + (element.tail or "")
+    for row in root.iter("tr"):  # a table row becomes one line, its cells apart
+        cells = [" ".join(cell.text_content().split()) for cell in row.iter("td", "th")]
+        cells = [cell for cell in cells if cell]
+        for child in list(row):
+            row.remove(child)
+        row.text = " | ".join(cells)
     for element in root.iter("br"):
         element.tail = "\n" + (element.tail or "")
     body = root.find("body")
@@ -97,12 +115,55 @@ def html_plain_text(html: str) -> str:
     return "\n".join(line.strip() for line in text.split("\n")).strip()
 
 
+def docbook_text(html: str) -> str | None:
+    """Return a DocBook page (one with ``div.titlepage``) as text with '#' headings, else None.
+
+    trafilatura drops DocBook's headings: the ``div.titlepage`` around each as boilerplate,
+    and every heading of a page whose lists nest. DocBook output is clean documentation
+    with its navigation in known divs, so it is converted here without trafilatura: the
+    navigation and table of contents are left out, headings become Markdown headings.
+    """
+    if "titlepage" not in html:
+        return None
+    root = _parse(html)
+    if root is None or not root.xpath(_HAS_CLASS.format("titlepage")):
+        return None
+    for name in ("navheader", "navfooter", "toc", "list-of-tables", "list-of-figures"):
+        for element in root.xpath(_HAS_CLASS.format(name)):
+            element.drop_tree()
+    for heading in root.iter("h1", "h2", "h3", "h4", "h5", "h6"):
+        title = " ".join(heading.text_content().split())
+        for child in list(heading):
+            heading.remove(child)
+        heading.text = f"{'#' * int(heading.tag[1])} {title}" if title else ""
+    _collapse_source_newlines(root)
+    return _visible_text(root)
+
+
+def _collapse_source_newlines(root) -> None:
+    """Turn the line breaks of the HTML source into spaces, outside <pre> (iteratively: pages nest deep)."""
+    stack = [(root, False)]
+    while stack:
+        element, in_pre = stack.pop()
+        if not isinstance(element.tag, str):
+            continue
+        inside = in_pre or element.tag == "pre"
+        if element.text and not inside:
+            element.text = _SOURCE_BREAKS.sub(" ", element.text)
+        if element.tail and not in_pre:
+            element.tail = _SOURCE_BREAKS.sub(" ", element.tail)
+        stack.extend((child, inside) for child in element)
+
+
 def extract_html_text(html: str, url: str | None = None) -> str:
     """Return the main content of an HTML page as Markdown, falling back to plain text."""
     if len(html) > MAX_HTML_CHARS:
         raise ExtractionError(
             "The HTML page is too large to extract", f"{len(html)} characters, limit {MAX_HTML_CHARS}"
         )
+    docbook = docbook_text(html)
+    if docbook:
+        return docbook
     markdown = _trafilatura_markdown(html, url).strip()
     if markdown:
         return markdown

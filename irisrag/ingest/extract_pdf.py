@@ -1,23 +1,39 @@
-"""PDF text extraction with pypdf, one page at a time."""
+"""PDF text extraction with PDFium (pypdfium2), one page at a time.
+
+PDFium keeps the spaces between words that pypdf loses ("EsgibtdreiArtenvonZeitstempeln")
+and costs about 1.5 ms of CPU a page instead of 25 (bench/extract_bench.py). It is not
+thread-safe, so every call into it holds one process-wide lock; pages are read in the
+prefetch thread while the caller embeds. A page without a text layer is handed to OCR
+when a reader for it is given (``irisrag.ingest.ocr``).
+"""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from pypdf import PdfReader
-from pypdf.errors import DependencyError, FileNotDecryptedError, LimitReachedError, PdfReadError, PyPdfError
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
 
 from irisrag.errors import ExtractionError
 from irisrag.ingest.pages import Page
+from irisrag.ingest.pdf_guard import BOMB_MESSAGE, check_pdf_streams
+from irisrag.ingest.pdf_text import clean_page, join_hyphenation, learn_running_lines
+
+__all__ = ["BOMB_MESSAGE", "PDFIUM_LOCK", "PdfFile", "iter_pdf_pages", "open_pdf", "pdf_page_count"]
 
 log = logging.getLogger(__name__)
 
 # A hostile page can expand to gigabytes of text; real pages hold a few thousand characters.
 MAX_PAGE_CHARS = 1_000_000
-BOMB_MESSAGE = "A page of the PDF expands to far more data than a document page holds; it was not read"
 # The header may legally follow some junk, but only within the first kilobyte.
 HEADER_WINDOW = 1024
+# Pages sampled, spread over the document, to learn its running headers and footers.
+SAMPLE_PAGES = 24
+PDFIUM_LOCK = threading.RLock()
+# page image -> text, for pages without a text layer; None: such pages stay empty.
+PageOcr = Callable[["pdfium.PdfPage", int], str]
 
 
 def check_pdf_header(path: Path) -> None:
@@ -33,56 +49,105 @@ def check_pdf_header(path: Path) -> None:
         )
 
 
-def open_pdf(path: Path) -> PdfReader:
-    """Open a PDF, unlocking it with an empty password when it is encrypted."""
+class PdfFile:
+    """An open PDF: its page count and, read on demand, each page's cleaned text."""
+
+    def __init__(self, path: Path, document: pdfium.PdfDocument) -> None:
+        self.path = path
+        self.document = document
+        self.pages = len(document)
+        self._running: frozenset[str] | None = None
+
+    def raw_text(self, index: int) -> str:
+        """Return the text layer of page ``index`` (0-based) as PDFium reads it."""
+        with PDFIUM_LOCK:
+            page = self.document[index]
+            try:
+                textpage = page.get_textpage()
+                try:
+                    text = textpage.get_text_range()
+                finally:
+                    textpage.close()
+            finally:
+                page.close()
+        if len(text) > MAX_PAGE_CHARS:
+            log.warning("pdf_page_truncated path=%s page=%d chars=%d", self.path, index + 1, len(text))
+            text = text[:MAX_PAGE_CHARS]
+        return text.replace("\x00", "")
+
+    def running_lines(self) -> frozenset[str]:
+        """Return the running header/footer lines, learnt once from pages spread over the file."""
+        if self._running is None:
+            step = max(1, self.pages // SAMPLE_PAGES)
+            sample = (join_hyphenation(self._safe_text(i)) for i in range(0, self.pages, step))
+            self._running = learn_running_lines(sample)
+        return self._running
+
+    def _safe_text(self, index: int) -> str:
+        try:
+            return self.raw_text(index)
+        except pdfium.PdfiumError as exc:
+            log.warning("pdf_page_unreadable path=%s page=%d error=%s", self.path, index + 1, exc)
+            return ""
+
+    def page_text(self, index: int, ocr: PageOcr | None = None) -> str:
+        """Return the cleaned text of page ``index``; OCR it when it has no text layer and ``ocr`` is given."""
+        text = clean_page(self._safe_text(index), self.running_lines()).strip()
+        if not text and ocr is not None:
+            with PDFIUM_LOCK:
+                page = self.document[index]
+                try:
+                    return ocr(page, index + 1)
+                finally:
+                    page.close()
+        return text
+
+    def close(self) -> None:
+        """Release PDFium's document."""
+        with PDFIUM_LOCK:
+            self.document.close()
+
+
+def _is_encrypted(document: pdfium.PdfDocument) -> bool:
+    return pdfium_c.FPDF_GetSecurityHandlerRevision(document) != -1
+
+
+def open_pdf(path: Path) -> PdfFile:
+    """Open a PDF (an empty user password is tried), refusing damaged, locked and bomb files."""
     check_pdf_header(path)
     try:
-        reader = PdfReader(path, strict=False)
-        if reader.is_encrypted and not reader.decrypt(""):
-            raise ExtractionError("The PDF is encrypted and needs a password", f"{path}: empty password refused")
-        _ = len(reader.pages)  # forces the page tree to load so corruption shows up here
-    except ExtractionError:
-        raise
-    except (FileNotDecryptedError, DependencyError) as exc:
-        raise ExtractionError("The PDF is encrypted and needs a password", f"{path}: {exc}") from exc
-    except (PyPdfError, PdfReadError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
-        raise ExtractionError("The PDF is damaged and cannot be read", f"{path}: {type(exc).__name__}: {exc}") from exc
+        with PDFIUM_LOCK:
+            document = pdfium.PdfDocument(str(path))
+    except pdfium.PdfiumError as exc:
+        if "password" in str(exc).lower():
+            raise ExtractionError("The PDF is encrypted and needs a password", f"{path}: {exc}") from exc
+        raise ExtractionError("The PDF is damaged and cannot be read", f"{path}: {exc}") from exc
     except OSError as exc:
         raise ExtractionError("The file could not be read", f"{path}: {exc}") from exc
-    return reader
-
-
-def _page_text(reader: PdfReader, index: int, path: Path) -> str:
-    """Return the text of one page; a broken page yields '' rather than failing the document."""
+    pdf = PdfFile(path, document)
     try:
-        text = reader.pages[index].extract_text() or ""
-    except LimitReachedError as exc:  # pypdf's decompression cap: a bomb, not a page to skip silently
-        raise ExtractionError(BOMB_MESSAGE, f"{path}: page {index + 1}: {exc}") from exc
-    except Exception as exc:  # pypdf raises many types on broken content streams
-        log.warning("pdf_page_unreadable path=%s page=%d error=%s", path, index + 1, exc)
-        return ""
-    if len(text) > MAX_PAGE_CHARS:
-        log.warning("pdf_page_truncated path=%s page=%d chars=%d", path, index + 1, len(text))
-        text = text[:MAX_PAGE_CHARS]
-    return text.replace("\x00", "")
+        check_pdf_streams(path, _is_encrypted(document))
+    except ExtractionError:
+        pdf.close()
+        raise
+    if pdf.pages == 0:
+        pdf.close()
+        raise ExtractionError("The PDF is damaged and cannot be read", f"{path}: no pages")
+    return pdf
 
 
-# pypdf caches every object it resolves for the reader's lifetime: ~25 MiB per 1,000 pages of
-# the R reference manual on top of ~150 MiB for its object streams (bench/README.md, memory).
-# Dropping the cache every so many pages keeps extraction flat; objects are re-read on demand.
-CACHE_CLEAR_PAGES = 50
-
-
-def iter_pdf_pages(path: Path, reader: PdfReader | None = None) -> Iterator[Page]:
-    """Yield each page's text with its 1-based page number, one page in memory at a time."""
-    reader = reader or open_pdf(path)
-    cache = getattr(reader, "resolved_objects", None)
-    for index in range(len(reader.pages)):
-        yield Page(index + 1, _page_text(reader, index, path))
-        if isinstance(cache, dict) and (index + 1) % CACHE_CLEAR_PAGES == 0:
-            cache.clear()
+def iter_pdf_pages(path: Path, pdf: PdfFile | None = None, ocr: PageOcr | None = None) -> Iterator[Page]:
+    """Yield each page's cleaned text with its 1-based page number, one page in memory at a time."""
+    pdf = pdf or open_pdf(path)
+    try:
+        for index in range(pdf.pages):
+            yield Page(index + 1, pdf.page_text(index, ocr))
+    finally:
+        pdf.close()
 
 
 def pdf_page_count(path: Path) -> int:
     """Return the number of pages of a PDF (for progress reporting)."""
-    return len(open_pdf(path).pages)
+    pdf = open_pdf(path)
+    pdf.close()
+    return pdf.pages

@@ -6,10 +6,15 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Page:
-    """Text of one page (PDF, 1-based ``number``) or of a whole file (``number`` None)."""
+    """Text of one page (PDF, 1-based ``number``) or of a whole file (``number`` None).
+
+    A table (CSV, a spreadsheet's sheet) has a ``header`` line and one row a line in
+    ``text``: the chunker packs whole rows and starts every chunk with the header.
+    """
 
     number: int | None
     text: str
+    header: str | None = None
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,14 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
 
 
+def _content(text: str) -> str:
+    """Return a content stream drawing each line of ``text`` below the previous one."""
+    lines = " T* ".join(f"({_escape(line)}) Tj" for line in text.split("\n"))
+    return f"BT /F1 11 Tf 14 TL 72 760 Td {lines} ET"
+
+
 def write_text_pdf(path: Path, page_texts: Iterable[str]) -> Path:
-    """Write a PDF with one line of Latin-1 text per page and return its path."""
+    """Write a PDF with the Latin-1 text of each page (lines split at '\\n') and return its path."""
     writer = PdfWriter()
     font = DictionaryObject({
         NameObject("/Type"): NameObject("/Font"),
@@ -26,7 +32,7 @@ def write_text_pdf(path: Path, page_texts: Iterable[str]) -> Path:
         page = writer.add_blank_page(595, 842)
         page[NameObject("/Resources")] = resources
         stream = DecodedStreamObject()
-        stream.set_data(f"BT /F1 11 Tf 72 760 Td ({_escape(text)}) Tj ET".encode("latin-1"))
+        stream.set_data(_content(text).encode("latin-1"))
         page.replace_contents(stream)
     writer.write(path)
     return path

@@ -1,0 +1,70 @@
+"""Structure that must survive extraction: DocBook headings in HTML, the header line of every CSV chunk."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from irisrag.ingest.chunk import chunk_pages
+from irisrag.ingest.extract import extract, iter_pages
+from irisrag.ingest.extract_html import extract_html_text
+from irisrag.ingest.pages import Page
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+ITEM = "<li class='listitem'><p>Ein Punkt über Paketquellen und ihre Pflege im Alltag.</p>{}</li>"
+DOCBOOK = """<html><body>
+<div class="navheader"><table><tr><th>Kapitel 2. Paketverwaltung</th></tr><tr><td>Zurück</td></tr></table></div>
+<div class="chapter"><div class="titlepage"><div><div><h1 class="title"><a id="x"></a>Kapitel 2. Paketverwaltung
+</h1></div></div></div>
+<div class="toc"><p><b>Inhaltsverzeichnis</b></p><dl class="toc"><dt>2.1. Voraussetzungen</dt></dl></div>
+<div class="section"><div class="titlepage"><div><div><h2 class="title">2.1. Voraussetzungen</h2></div></div></div>
+<div class="section"><div class="titlepage"><div><div><h3 class="title">2.1.1. Paketkonfiguration</h3></div></div></div>
+<p>Die Konfiguration eines Pakets
+bleibt erhalten.</p>
+<div class="itemizedlist"><ul>""" + ITEM.format("<div><ul>" + ITEM.format("") + "</ul></div>") * 3 + """</ul></div>
+<pre>apt-get install
+  paket</pre>
+<table><tr><th>Paket</th><th>Größe</th></tr><tr><td><p>dpkg</p></td><td>5989</td></tr></table>
+</div></div></div>
+<div class="navfooter"><a>Weiter</a></div></body></html>"""
+
+
+def test_docbook_headings_survive_as_markdown_headings():
+    text = extract_html_text(DOCBOOK)
+    headings = [line for line in text.splitlines() if line.startswith("#")]
+    assert headings == ["# Kapitel 2. Paketverwaltung", "## 2.1. Voraussetzungen", "### 2.1.1. Paketkonfiguration"]
+    assert "Die Konfiguration eines Pakets bleibt erhalten." in text  # source line breaks are not paragraph breaks
+    assert "apt-get install\npaket" in text  # preformatted text keeps its lines
+    assert "Paket | Größe" in text and "dpkg | 5989" in text  # one table row a line
+    for navigation in ("Zurück", "Weiter", "Inhaltsverzeichnis"):
+        assert navigation not in text
+
+
+def test_the_fixture_docbook_page_keeps_its_heading():
+    assert extract(FIXTURES / "sample.html").text.startswith("# Vorwort")
+
+
+def test_every_csv_chunk_starts_with_the_header(tmp_path):
+    rows = [f"{n};Paket-{n};Beschreibung des Pakets Nummer {n}, mit etwas Text dazu" for n in range(1, 200)]
+    path = tmp_path / "pakete.csv"
+    path.write_text("Nr;Name;Beschreibung\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    [page] = list(iter_pages(path))
+    chunks = list(chunk_pages([page], 300, 60))
+    assert len(chunks) > 20 and [c.index for c in chunks] == list(range(len(chunks)))
+    for chunk in chunks:
+        assert chunk.text.startswith("Nr;Name;Beschreibung\n") and len(chunk.text) <= 300
+        assert all(line.count(";") == 2 for line in chunk.text.splitlines())  # whole rows only
+    kept = [line for c in chunks for line in c.text.splitlines()[1:]]
+    assert kept == rows  # every row once, in order
+
+
+def test_table_page_between_text_pages_keeps_indices_and_pages():
+    pages = [Page(1, "Einleitung. " * 10), Page(2, "a,1\nb,2", header="k,v"), Page(3, "Schluss.")]
+    chunks = list(chunk_pages(pages, 100, 20))
+    assert [c.index for c in chunks] == list(range(len(chunks)))
+    assert [c.text for c in chunks if c.page == 2] == ["k,v\na,1\nb,2"]
+    assert chunks[-1].text == "Schluss." and chunks[-1].page == 3
+
+
+def test_overlong_csv_row_is_cut_with_the_header_on_each_piece():
+    row = "x;" + "lang " * 100
+    chunks = list(chunk_pages([Page(None, row, header="a;b")], 120, 30))
+    assert len(chunks) > 3 and all(c.text.startswith("a;b\n") and len(c.text) <= 120 for c in chunks)
