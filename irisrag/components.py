@@ -63,6 +63,7 @@ class Components:
             embedder.dim,
             read_consistency_seconds=self.config["LANCEDB_READ_CONSISTENCY_SECONDS"],
             fts_language=self.config["FTS_LANGUAGE"],
+            storage_options=self.config["LANCEDB_STORAGE_OPTIONS"],
         )
 
     @cached_property
@@ -76,6 +77,13 @@ class Components:
         from rq import Queue
 
         return Queue(self.config["QUEUE_NAME"], connection=self.redis, default_timeout=self.config["JOB_TIMEOUT"])
+
+    def lancedb_connection(self, read_consistency_seconds: float | None = None) -> Any:
+        """Open a new LanceDB connection at the configured location (storage options included)."""
+        from irisrag.vectorstore import connect
+
+        return connect(self.lancedb_uri(), storage_options=self.config["LANCEDB_STORAGE_OPTIONS"],
+                       read_consistency_seconds=read_consistency_seconds)
 
     def lancedb_uri(self) -> str:
         """Return the LanceDB URI with a relative local path resolved against the project root."""

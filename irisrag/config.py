@@ -5,6 +5,7 @@ then the overrides passed to the factory. Nothing here reads the environment at 
 """
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -64,6 +65,20 @@ def _fraction(value: str) -> float:
     return number
 
 
+def _storage_options(value: str) -> dict[str, str]:
+    """Parse a JSON object of object-store options (all values become strings, as LanceDB wants)."""
+    text = value.strip()
+    if not text:
+        return {}
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not JSON: {exc.msg}") from exc
+    if not isinstance(data, dict):
+        raise ValueError('a JSON object, e.g. {"aws_endpoint": "http://127.0.0.1:8333"}')
+    return {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in data.items()}
+
+
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
@@ -85,6 +100,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("QUEUE_NAME", "irisrag", "RQ queue used for imports."),
     Setting("LANCEDB_URI", "instance/lancedb", "LanceDB location: a local directory or an object-store URI (`s3://bucket/path`)."),
     Setting("LANCEDB_READ_CONSISTENCY_SECONDS", 2.0, "How often readers (the web process) look for new LanceDB versions.", float),
+    Setting("LANCEDB_STORAGE_OPTIONS", {}, "Object-store options for an `s3://` LanceDB URI as a JSON object, e.g. `{\"aws_endpoint\": \"http://s3.internal:8333\", \"allow_http\": \"true\"}`; they override the standard `AWS_*` variables (README: deployment). Keep secrets in `AWS_*` or the environment file.", _storage_options),
     Setting("UPLOAD_ROOT", "instance/staging", "Staging root; holds `upload/` (browser uploads) and `url/` (fetched pages)."),
     Setting("SRC_VOLUME_PATH", "", "Source volume for import by path; empty disables path imports."),
     Setting("MAX_UPLOAD_BYTES", 50 * 1024 * 1024, "Largest accepted upload or fetched body in bytes.", int),
@@ -168,6 +184,6 @@ def markdown_table() -> str:
     """Render the settings as the README's configuration table."""
     rows = ["| variable | default | meaning |", "|---|---|---|"]
     for s in SETTINGS:
-        default = "" if s.default in (None, "", []) else f"`{s.default}`"
+        default = "" if s.default in (None, "", [], {}) else f"`{s.default}`"
         rows.append(f"| `IRISRAG_{s.key}` | {default} | {s.help} |")
     return "\n".join(rows)

@@ -14,7 +14,7 @@ INTERFACE (fixed; other modules rely on it):
 
     class VectorStore:
         def __init__(self, uri: str, model_key: str, dim: int, *, read_consistency_seconds: float | None = 2.0,
-                     fts_language: str = "German")
+                     fts_language: str = "German", storage_options: Mapping[str, str] | None = None)
         def replace_document(self, document_id: int, area_id: int, chunks: Sequence[ChunkIn], vectors: np.ndarray) -> None
         def delete_document(self, document_id: int) -> None
         def search(self, vector: np.ndarray, area_ids: Sequence[int], k: int) -> list[Hit]
@@ -23,6 +23,10 @@ INTERFACE (fixed; other modules rely on it):
         def count(self) -> int
 
 Also: ``set_area``, ``stored_model_keys``, ``version``, ``drop``; bulk ``replace_documents``.
+``connect(uri, storage_options=..., read_consistency_seconds=...)`` opens a LanceDB connection
+the same way for every caller (system page, backup): ``storage_options`` (the
+``LANCEDB_STORAGE_OPTIONS`` setting) go to the object store of an ``s3://`` URI and override the
+standard ``AWS_*`` variables it reads by itself.
 
 Full text (Lance's own inverted index on ``text``, stemming tokenizer of ``fts_language``)::
 
@@ -52,7 +56,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -121,6 +125,14 @@ def chunk_schema(dim: int, model_key: str) -> pa.Schema:
     )
 
 
+def connect(uri: str, *, storage_options: Mapping[str, str] | None = None,
+            read_consistency_seconds: float | None = None) -> Any:
+    """Open a LanceDB connection; object-store options only for a URI with a scheme."""
+    interval = None if read_consistency_seconds is None else timedelta(seconds=read_consistency_seconds)
+    options = dict(storage_options or {}) if "://" in uri else {}
+    return lancedb.connect(uri, read_consistency_interval=interval, storage_options=options or None)
+
+
 def _in_list(ids: Sequence[int]) -> str:
     return ", ".join(str(int(i)) for i in ids)
 
@@ -129,15 +141,14 @@ class VectorStore:
     """The chunk vectors of one embedder in one LanceDB table."""
 
     def __init__(self, uri: str, model_key: str, dim: int, *, read_consistency_seconds: float | None = 2.0,
-                 fts_language: str = "German") -> None:
+                 fts_language: str = "German", storage_options: Mapping[str, str] | None = None) -> None:
         self.fts_language = upkeep.fulltext_language(fts_language)
-        interval = None if read_consistency_seconds is None else timedelta(seconds=read_consistency_seconds)
         self.uri = uri
         self.model_key = model_key
         self.dim = int(dim)
         self.table_name = table_name(model_key)
         self.schema = chunk_schema(self.dim, model_key)
-        self._db = lancedb.connect(uri, read_consistency_interval=interval)
+        self._db = connect(uri, storage_options=storage_options, read_consistency_seconds=read_consistency_seconds)
         self._table: Any = None
         self._lock = threading.Lock()
         self._warned_no_index = False

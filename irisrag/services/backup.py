@@ -8,7 +8,8 @@ A backup is a directory::
     lancedb/             each table at one version
     staging/             the upload root (uploads and fetched pages)
 
-LanceDB: a table version never changes once committed; its manifest names data, deletion and
+LanceDB (a local directory or an ``s3://`` prefix, read with the app's own object-store
+settings through ``irisrag.objectstore``): a table version never changes once committed; its manifest names data, deletion and
 index files that are never rewritten. So each table's current version is read first, every
 file but the version manifests is copied, and then only that version's manifest (not the
 ``latest_version_hint.json``, not ``_refs``): the copy opens at exactly that version, with
@@ -43,8 +44,10 @@ from irisrag.extensions import db
 from irisrag.models import Document, User
 from irisrag.models.base import utcnow
 from irisrag.models.documents import RUNNING
+from irisrag.objectstore import Location, location
 from irisrag.services.documents import upload_root
 from irisrag.services.system import sqlite_path, table_names
+from irisrag.vectorstore import connect
 
 log = logging.getLogger(__name__)
 FORMAT = 1
@@ -86,12 +89,12 @@ def _files(root: Path) -> Iterator[Path]:
             yield Path(directory) / name
 
 
-def _lancedb_dir() -> Path:
-    uri = components.get().lancedb_uri()
-    if "://" in uri:
-        raise ConfigurationError("LanceDB is not in a local directory, so it cannot be backed up here",
-                                 f"{uri}: back it up with the object store's own tools (versioned bucket)")
-    return Path(uri)
+def _lancedb_location() -> Location:
+    comps = components.get()
+    try:
+        return location(comps.lancedb_uri(), comps.config["LANCEDB_STORAGE_OPTIONS"])
+    except ValueError as exc:
+        raise ConfigurationError("LanceDB is in a place that cannot be backed up here", str(exc)) from exc
 
 
 def _postgres_command(url: str) -> tuple[str, dict[str, str], str | None]:
@@ -117,8 +120,8 @@ def _run(tool: str, args: list[str], env: dict[str, str]) -> None:
         raise BackupError(f"{tool} failed", done.stderr.strip()[-2000:])
 
 
-def _version_of(manifest: Path) -> int:
-    number = int(manifest.stem)
+def _version_of(manifest: str) -> int:
+    number = int(manifest.rsplit("/", 1)[-1].split(".")[0])
     return _MAX_U64 - number if number > 2**63 else number  # V2 naming counts down from u64::MAX
 
 
@@ -144,53 +147,47 @@ def _backup_database(dest: Path) -> dict[str, Any]:
     return {"kind": "postgresql", "file": target.name, "schema": schema}
 
 
-def _copy_table(source: Path, target: Path, version: int) -> None:
+def _copy_table(source: Location, table_dir: str, target: Path, version: int) -> None:
     """Copy one table directory at one version (see the module docstring)."""
     manifest = None
-    for path in _files(source):
-        rel = path.relative_to(source)
-        if rel.parts[0] == "_refs":
+    for rel, _size in source.files(f"{source.root}/{table_dir}"):
+        top = rel.split("/", 1)[0]
+        if top == "_refs":
             continue
-        if rel.parts[0] == "_versions":
-            if path.suffix == ".manifest" and _version_of(path) == version:
-                manifest = path
+        if top == "_versions":
+            if rel.endswith(".manifest") and _version_of(rel) == version:
+                manifest = rel
             continue
-        (target / rel).parent.mkdir(parents=True, exist_ok=True)
         try:
-            shutil.copy2(path, target / rel)
+            source.download(f"{table_dir}/{rel}", target / rel)
         except FileNotFoundError:  # an old version's file removed by a cleanup meanwhile
             continue
     if manifest is None:
-        raise BackupError("A LanceDB table version could not be found", f"{source}: no manifest of version {version}")
-    (target / "_versions").mkdir(parents=True, exist_ok=True)
-    shutil.copy2(manifest, target / "_versions" / manifest.name)
+        raise BackupError("A LanceDB table version could not be found",
+                          f"{source.uri}/{table_dir}: no manifest of version {version}")
+    source.download(f"{table_dir}/{manifest}", target / manifest)
 
 
 def _backup_lancedb(dest: Path) -> dict[str, dict[str, int]]:
-    import lancedb
-
-    source = _lancedb_dir()
+    source = _lancedb_location()
     tables: dict[str, dict[str, int]] = {}
-    if not source.is_dir():
+    if source.is_empty():
         return tables
-    connection = lancedb.connect(str(source))
+    connection = components.get().lancedb_connection()
     for name in sorted(table_names(connection)):
         table = connection.open_table(name)
         version = table.version
         table.checkout(version)  # pinned: the rows counted are those of the version copied
         rows = table.count_rows()
-        _copy_table(source / f"{name}.lance", dest / "lancedb" / f"{name}.lance", version)
+        _copy_table(source, f"{name}.lance", dest / "lancedb" / f"{name}.lance", version)
         tables[name] = {"version": version, "rows": rows}
-    _verify_lancedb(dest / "lancedb", tables)
+    _verify_lancedb(connect(str(dest / "lancedb")), tables)
     return tables
 
 
-def _verify_lancedb(directory: Path, tables: dict[str, dict[str, int]]) -> None:
-    import lancedb
-
+def _verify_lancedb(connection: Any, tables: dict[str, dict[str, int]]) -> None:
     if not tables:
         return
-    connection = lancedb.connect(str(directory))
     for name, expected in tables.items():
         table = connection.open_table(name)
         if table.version != expected["version"] or table.count_rows() != expected["rows"]:
@@ -271,9 +268,9 @@ def _in_use() -> list[str]:
     used = []
     if db.table_exists(User._meta.table_name) and (User.select().exists() or Document.select().exists()):
         used.append("the database has accounts or documents")
-    lance = _lancedb_dir()
-    if lance.is_dir() and any(lance.iterdir()):
-        used.append(f"{lance} is not empty")
+    lance = _lancedb_location()
+    if not lance.is_empty():
+        used.append(f"{lance.uri} is not empty")
     staging = upload_root()
     if staging.is_dir() and any(staging.iterdir()):
         used.append(f"{staging} is not empty")
@@ -339,8 +336,8 @@ def restore(source: Path | str, *, force: bool = False) -> Summary:
         raise Conflict("The target is not empty: " + "; ".join(in_use) + ". Use --force to replace it.")
     _restore_database(source, manifest)
     upgrade()  # an older backup is brought to this version's schema
-    _replace_dir(source / "lancedb", _lancedb_dir())
-    _verify_lancedb(_lancedb_dir(), manifest["lancedb"])
+    _lancedb_location().replace_with(source / "lancedb")
+    _verify_lancedb(components.get().lancedb_connection(), manifest["lancedb"])
     _replace_dir(source / "staging", upload_root())
     _fix_rows(manifest)
     warnings = []

@@ -185,13 +185,11 @@ def table_names(connection: Any) -> list[str]:
 
 def index_view() -> IndexView:
     """Return every LanceDB table with its rows, current version and number of kept versions."""
-    import lancedb
-
     comps = components.get()
     uri = comps.lancedb_uri()
 
     def read() -> IndexView:
-        connection = lancedb.connect(uri)
+        connection = comps.lancedb_connection()
         current = comps.store.table_name
         tables = []
         for name in sorted(table_names(connection)):
