@@ -53,6 +53,15 @@ class Components:
         return build_expander(self.config, llm=self.llm)
 
     @cached_property
+    def retriever(self):
+        """The one retrieval wiring (embedder, store, settings, reranker, expander) every question uses."""
+        from irisrag.rag.retrieve import RetrievalSettings
+        from irisrag.rag.retriever import Retriever
+
+        return Retriever(self.embedder, self.store, RetrievalSettings.from_config(self.config),
+                         reranker=self.reranker, expander=self.expander)
+
+    @cached_property
     def store(self):
         from irisrag.vectorstore import VectorStore
 

@@ -69,19 +69,25 @@ def pooled_session() -> requests.Session:
 
 def post_json(session: requests.Session, url: str, payload: dict[str, Any], *, timeout: float,
               error: type[IrisRagError], service: str, context: str,
-              headers: Mapping[str, str] | None = None) -> Any:
-    """POST JSON and return the decoded answer, turning every failure into ``error``."""
+              headers: Mapping[str, str] | None = None,
+              kinds: Mapping[str, type[IrisRagError]] | None = None) -> Any:
+    """POST JSON and return the decoded answer, turning every failure into ``error``.
+
+    ``kinds`` may name a subclass of ``error`` per cause (``timeout``, ``unreachable``,
+    ``refused``: an HTTP error status), so callers tell causes apart by type.
+    """
+    kind = {**dict.fromkeys(("timeout", "unreachable", "refused"), error), **(kinds or {})}
     where = f"POST {url} ({context})"
     try:
         resp = session.post(url, json=payload, timeout=timeout, headers=dict(headers or {}))
     except requests.Timeout as exc:
-        raise error(f"{service} did not answer within {timeout:g} s", f"{where}: timeout: {exc}") from exc
+        raise kind["timeout"](f"{service} did not answer within {timeout:g} s", f"{where}: timeout: {exc}") from exc
     except requests.RequestException as exc:
         base = url.split("/", 3)[:3]
-        raise error(f"{service} at {'/'.join(base)} could not be reached", f"{where}: {exc}") from exc
+        raise kind["unreachable"](f"{service} at {'/'.join(base)} could not be reached", f"{where}: {exc}") from exc
     if resp.status_code >= 400:
-        raise error(f"{service} answered with HTTP {resp.status_code}",
-                    f"{where}: HTTP {resp.status_code}: {resp.text[:500]}")
+        raise kind["refused"](f"{service} answered with HTTP {resp.status_code}",
+                              f"{where}: HTTP {resp.status_code}: {resp.text[:500]}")
     try:
         return resp.json()
     except ValueError as exc:

@@ -116,8 +116,26 @@ class EmbedderMismatch(IrisRagError):
 
 
 class LLMUnavailable(IrisRagError):
+    """The language model gave no usable answer; the subclasses say why (services choose the message by type)."""
+
     code = "llm_unavailable"
     status = 503
+
+
+class LLMNotConfigured(LLMUnavailable):
+    """No language model is configured (IRISRAG_LLM=none)."""
+
+
+class LLMTimeout(LLMUnavailable):
+    """The model did not answer, or stopped sending, within the timeout."""
+
+
+class LLMUnreachable(LLMUnavailable):
+    """The model's server could not be reached, or the connection broke off."""
+
+
+class LLMRefused(LLMUnavailable):
+    """The server answered with an error (an HTTP error status, or an error reported in the answer)."""
 
 
 class QueueUnavailable(IrisRagError):

@@ -4,14 +4,18 @@
         name: str                                        # e.g. "ollama:llama3", "none"
         def chat(self, messages: list[dict[str, str]]) -> str
         def stream(self, messages: list[dict[str, str]]) -> Iterator[str]   # the reply, token by token
+        def probe(self, timeout: float) -> None   # real clients only: a cheap model-list GET (readiness)
 
 ``stream`` reads the reply as it arrives (Ollama's JSON lines, OpenAI's server-sent events);
 closing the generator closes the HTTP response, so the server stops generating (cancelling).
 A stream that ends without the server's end marker is an error, never a truncated answer.
 
-Every failure of a real client (unreachable, timeout, HTTP error, malformed answer, a broken
-stream) is an ``LLMUnavailable`` whose detail names the URL and the model; network failures
-have a ``requests`` exception as ``__cause__`` (``requests.Timeout`` for "too slow").
+Every failure of a real client is an ``LLMUnavailable`` whose detail names the URL and the
+model, of a subclass that says why: ``LLMTimeout`` (no answer, or a stalled stream, within the
+timeout), ``LLMUnreachable`` (no connection, or it broke off), ``LLMRefused`` (an HTTP error
+status or an error the server reports); a malformed answer is a plain ``LLMUnavailable``.
+``NoLLM`` raises ``LLMNotConfigured``. Callers tell causes apart by these types, never by
+``requests`` (which only this adapter and ``embeddings`` import).
 """
 from __future__ import annotations
 
@@ -27,10 +31,18 @@ import urllib3.exceptions
 
 from irisrag.config import DEFAULTS
 from irisrag.embeddings import pooled_session, post_json
-from irisrag.errors import ConfigurationError, LLMUnavailable
+from irisrag.errors import (
+    ConfigurationError,
+    LLMNotConfigured,
+    LLMRefused,
+    LLMTimeout,
+    LLMUnavailable,
+    LLMUnreachable,
+)
 
 Messages = list[dict[str, str]]
 _SERVICE = "The language model"
+_KINDS = {"timeout": LLMTimeout, "unreachable": LLMUnreachable, "refused": LLMRefused}
 
 
 @runtime_checkable
@@ -66,26 +78,27 @@ def _open_stream(session: requests.Session, url: str, payload: dict[str, Any], *
     try:
         resp = session.post(url, json=payload, timeout=timeout, headers=dict(headers or {}), stream=True)
     except requests.Timeout as exc:
-        raise LLMUnavailable(f"{_SERVICE} did not answer within {timeout:g} s", f"{where}: timeout: {exc}") from exc
+        raise LLMTimeout(f"{_SERVICE} did not answer within {timeout:g} s", f"{where}: timeout: {exc}") from exc
     except requests.RequestException as exc:
         base = "/".join(url.split("/", 3)[:3])
-        raise LLMUnavailable(f"{_SERVICE} at {base} could not be reached", f"{where}: {exc}") from exc
+        raise LLMUnreachable(f"{_SERVICE} at {base} could not be reached", f"{where}: {exc}") from exc
     if resp.status_code >= 400:
         try:
             text = resp.raw.read(500, decode_content=True).decode("utf-8", "replace")
         except Exception:  # the status is the news; the body is a courtesy
             text = ""
         resp.close()
-        raise LLMUnavailable(f"{_SERVICE} answered with HTTP {resp.status_code}",
+        raise LLMRefused(f"{_SERVICE} answered with HTTP {resp.status_code}",
                              f"{where}: HTTP {resp.status_code}: {text}")
     return resp
 
 
 def _read_failure(exc: Exception, timeout: float, where: str) -> LLMUnavailable:
-    """Return the LLMUnavailable for a stream that broke off, caused by the matching requests error."""
+    """Return the LLMTimeout or LLMUnreachable for a stream that broke off (its cause: the requests error)."""
     slow = isinstance(exc, (urllib3.exceptions.ReadTimeoutError, TimeoutError))
     message = f"{_SERVICE} stopped sending for more than {timeout:g} s" if slow else f"{_SERVICE} broke off the answer"
-    error = LLMUnavailable(message, f"{where}: the stream broke off: {type(exc).__name__}: {exc}")
+    kind = LLMTimeout if slow else LLMUnreachable
+    error = kind(message, f"{where}: the stream broke off: {type(exc).__name__}: {exc}")
     error.__cause__ = (requests.ReadTimeout if slow else requests.ConnectionError)(str(exc))
     return error
 
@@ -120,7 +133,7 @@ def _json_object(text: str, where: str) -> dict[str, Any]:
     if not isinstance(data, dict) or data.get("error"):
         error = data.get("error") if isinstance(data, dict) else data
         message = error.get("message", error) if isinstance(error, dict) else error
-        raise LLMUnavailable(f"{_SERVICE} reported an error", f"{where}: {str(message)[:500]}")
+        raise LLMRefused(f"{_SERVICE} reported an error", f"{where}: {str(message)[:500]}")
     return data
 
 
@@ -145,6 +158,18 @@ def _sse_events(lines: Iterator[str]) -> Iterator[tuple[str, str]]:
         yield event, "\n".join(data)
 
 
+def _probe(session: requests.Session, url: str, headers: Mapping[str, str], timeout: float) -> None:
+    """GET a model list (never a generation); failures name no URL (readiness answers without a login)."""
+    try:
+        resp = session.get(url, headers=dict(headers), timeout=timeout)
+    except requests.Timeout as exc:
+        raise LLMTimeout(f"{type(exc).__name__} (no answer within {timeout:g} s or refused)", url) from exc
+    except requests.RequestException as exc:
+        raise LLMUnreachable(f"{type(exc).__name__} (no answer within {timeout:g} s or refused)", url) from exc
+    if resp.status_code >= 400:
+        raise LLMRefused(f"model list answered HTTP {resp.status_code}", url)
+
+
 # --- clients ---------------------------------------------------------------------
 
 class OllamaLLM:
@@ -163,8 +188,12 @@ class OllamaLLM:
         endpoint = f"{self.url}/api/chat"
         data = post_json(self.session, endpoint, {"model": self.model, "messages": messages, "stream": False},
                          timeout=self.timeout, error=LLMUnavailable, service=_SERVICE,
-                         context=f"model={self.model}")
+                         context=f"model={self.model}", kinds=_KINDS)
         return _content(data, ("message", "content"), f"POST {endpoint} (model={self.model})")
+
+    def probe(self, timeout: float) -> None:
+        """Check that the server answers with its model list (``/api/tags``); raise LLMUnavailable if not."""
+        _probe(self.session, f"{self.url}/api/tags", {}, timeout)
 
     def stream(self, messages: Messages) -> Iterator[str]:
         """Send the conversation and yield the reply's pieces as Ollama writes them."""
@@ -205,8 +234,12 @@ class OpenAILLM:
         endpoint = f"{self.base_url}/chat/completions"
         data = post_json(self.session, endpoint, {"model": self.model, "messages": messages},
                          timeout=self.timeout, error=LLMUnavailable, service=_SERVICE,
-                         context=f"model={self.model}", headers=self.headers)
+                         context=f"model={self.model}", headers=self.headers, kinds=_KINDS)
         return _content(data, ("choices", 0, "message", "content"), f"POST {endpoint} (model={self.model})")
+
+    def probe(self, timeout: float) -> None:
+        """Check that the server answers with its model list (``/models``); raise LLMUnavailable if not."""
+        _probe(self.session, f"{self.base_url}/models", self.headers, timeout)
 
     def stream(self, messages: Messages) -> Iterator[str]:
         """Send the conversation with ``stream: true`` and yield the first choice's deltas."""
@@ -222,7 +255,7 @@ class OpenAILLM:
                     return
                 data = _json_object(text, where)
                 if event == "error":
-                    raise LLMUnavailable(f"{_SERVICE} reported an error", f"{where}: {text[:500]}")
+                    raise LLMRefused(f"{_SERVICE} reported an error", f"{where}: {text[:500]}")
                 for choice in (data.get("choices") or [])[:1]:
                     piece = (choice.get("delta") or {}).get("content")
                     if isinstance(piece, str) and piece:
@@ -241,7 +274,7 @@ class NoLLM:
 
     def chat(self, messages: Messages) -> str:
         """Refuse: there is no model."""
-        raise LLMUnavailable("No language model is configured", "IRISRAG_LLM=none")
+        raise LLMNotConfigured("No language model is configured", "IRISRAG_LLM=none")
 
     def stream(self, messages: Messages) -> Iterator[str]:
         """Refuse: there is no model."""

@@ -8,7 +8,7 @@ import time
 import pytest
 import requests
 
-from irisrag.errors import LLMUnavailable
+from irisrag.errors import LLMRefused, LLMTimeout, LLMUnavailable, LLMUnreachable
 from irisrag.llm import FakeLLM, NoLLM, OllamaLLM, OpenAILLM
 from tests.support.http_stub import HttpStub, Reply, closed_port
 
@@ -120,6 +120,7 @@ def test_ollama_stream_ending_without_done_is_an_error(stub):
     assert received == ["X ", "ist "]
     assert info.value.message == "The language model broke off the answer"
     assert isinstance(info.value.__cause__, requests.ConnectionError)
+    assert isinstance(info.value, LLMUnreachable)  # the type services read; they never look at requests
 
 
 def test_ollama_connection_dropped_mid_stream_is_an_error(stub):
@@ -147,6 +148,7 @@ def test_ollama_stream_stall_is_a_timeout(stub):
     assert time.monotonic() - started < 1.8
     assert info.value.message == "The language model stopped sending for more than 0.4 s"
     assert isinstance(info.value.__cause__, requests.Timeout)
+    assert isinstance(info.value, LLMTimeout)
 
 
 def test_ollama_stream_http_error_and_unreachable(stub):
@@ -154,6 +156,7 @@ def test_ollama_stream_http_error_and_unreachable(stub):
     with pytest.raises(LLMUnavailable) as info:
         list(OllamaLLM(stub.url, timeout=5).stream(MESSAGES))
     assert info.value.message == "The language model answered with HTTP 404" and "not found" in info.value.detail
+    assert isinstance(info.value, LLMRefused)
     url = f"http://127.0.0.1:{closed_port()}"
     with pytest.raises(LLMUnavailable) as info:
         list(OllamaLLM(url, timeout=2).stream(MESSAGES))

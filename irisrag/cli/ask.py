@@ -14,7 +14,7 @@ from irisrag.llm import NoLLM
 from irisrag.models import Area, User
 from irisrag.rag.answer import to_terminal
 from irisrag.services import admin as admin_service
-from irisrag.services import questions
+from irisrag.services import asking
 from irisrag.vectorstore import table_name
 
 _AREA_HELP = "Area name (repeatable); default: all areas the user may query."
@@ -28,7 +28,7 @@ def _area_ids(names: Sequence[str]) -> list[int] | None:
     return [admin_service.get(Area, name).id for name in names] if names else None
 
 
-def result_json(result: questions.AskResult) -> dict:
+def result_json(result: asking.AskResult) -> dict:
     """Return the ``--json`` document of an answer."""
     return {
         "answer": to_terminal(result.answer_text),
@@ -43,13 +43,13 @@ def result_json(result: questions.AskResult) -> dict:
     }
 
 
-def _echo_result(result: questions.AskResult) -> None:
+def _echo_result(result: asking.AskResult) -> None:
     if result.error:
         click.echo(f"Note: {result.error}" + (f" ({result.error_detail})" if result.error_detail else ""), err=True)
     click.echo(to_terminal(result.answer_text))
     click.echo("")
     if not result.sources:
-        click.echo(questions.NO_SOURCES)
+        click.echo(asking.NO_SOURCES)
     else:
         click.echo("Sources:")
     for n, source in enumerate(result.sources, start=1):
@@ -68,7 +68,7 @@ def _echo_result(result: questions.AskResult) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def ask_command(question: str, username: str, areas: tuple[str, ...], no_llm: bool, as_json: bool) -> None:
     """Answer QUESTION from the documents USER may query (foreign areas are refused)."""
-    result = questions.ask(_user_id(username), question, _area_ids(areas), strict=True, use_llm=not no_llm)
+    result = asking.ask(_user_id(username), question, _area_ids(areas), strict=True, use_llm=not no_llm)
     if as_json:
         click.echo(json.dumps(result_json(result), indent=2, ensure_ascii=False))
     else:
@@ -104,7 +104,7 @@ def _runs_option(default: int):
 def bench_ask(question: str, username: str, areas: tuple[str, ...], runs: int, no_llm: bool) -> None:
     """Time a whole answer to QUESTION, repeated RUNS times."""
     user_id, area_ids = _user_id(username), _area_ids(areas)
-    results = [questions.ask(user_id, question, area_ids, use_llm=not no_llm) for _ in range(runs)]
+    results = [asking.ask(user_id, question, area_ids, use_llm=not no_llm) for _ in range(runs)]
     last = results[-1]
     click.echo(f"{len(last.context)} context chunks, {len(last.sources)} sources, llm {last.llm}"
                + (" (extractive)" if last.extractive else ""))
@@ -116,9 +116,9 @@ def _bench_context(question: str, areas: tuple[str, ...], runs: int, k: int | No
     vector = None
     if reuse_vector:
         start = time.perf_counter()
-        vector = questions.embed_question(question)
+        vector = asking.embed_question(question)
         click.echo(f"question embedded once in {time.perf_counter() - start:.4f} s")
-    contexts = [questions.context_for(question, area_ids, k=k, query_vector=vector) for _ in range(runs)]
+    contexts = [asking.context_for(question, area_ids, k=k, query_vector=vector) for _ in range(runs)]
     last = contexts[-1]
     click.echo(f"{len(last.candidates)} candidates, {len(last.chunks)} context chunks, {len(last.sources)} sources")
     click.echo("\n".join(timing_table([c.timings for c in contexts])))

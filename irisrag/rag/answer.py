@@ -1,8 +1,9 @@
 """Answers: the prompt with a numbered context, the LLM call, an extractive fallback, output normalisation.
 
-``answer`` never raises: no context gives the SPEC 7 message without calling the model;
+``answer_events`` is the one answering step (streamed answers forward its events, ``answer``
+drains it) and never raises: no context gives the SPEC 7 message without calling the model;
 an unavailable model gives an extractive answer (the best passages, numbered as in the
-context) with the model's error kept in ``Answer.error``. The text's citations are checked
+context) with the model's error kept in ``Answer.error`` and ``Answer.failure``. The text's citations are checked
 (``citations.py``): numbers that were not in the context are removed from ``Answer.text``
 and listed in ``Answer.checked.invalid``; unsupported sentences are listed there too.
 """
@@ -11,14 +12,14 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 import nh3
 from markdown_it import MarkdownIt
 
-from irisrag.errors import LLMUnavailable
+from irisrag.errors import LLMNotConfigured, LLMUnavailable
 from irisrag.rag.citations import CheckedAnswer, check
 
 if TYPE_CHECKING:
@@ -43,8 +44,20 @@ class ChatModel(Protocol):
 
 
 @dataclass(frozen=True)
+class Token:
+    """A piece of the model's answer (``text``) and the Markdown written so far (``answer``)."""
+
+    text: str
+    answer: str
+
+
+@dataclass(frozen=True)
 class Answer:
-    """The answer text (Markdown, invalid citations removed), which model wrote it, how, and its checked citations."""
+    """The answer text (Markdown, invalid citations removed), which model wrote it, how, and its checked citations.
+
+    ``failure`` is the model's error behind a fallback or an interruption (its type says why);
+    ``interrupted``: the model broke off after writing ``text`` (not checked: a partial answer).
+    """
 
     text: str
     llm: str
@@ -52,6 +65,8 @@ class Answer:
     error: str | None
     timings: dict[str, float] = field(default_factory=dict)
     checked: CheckedAnswer | None = None
+    failure: Exception | None = None
+    interrupted: bool = False
 
 
 def _label(chunk: ContextChunk) -> str:
@@ -102,11 +117,90 @@ def reply_text(reply: Any) -> str:
 
 def answer(question: str, context: Context, llm: ChatModel | None, *,
            hashes: Mapping[int, str] | None = None) -> Answer:
-    """Answer the question from the context with the LLM (extractive fallback); check the citations.
+    """Answer the question from the context with the LLM in one piece (``answer_events`` drained).
 
     ``hashes`` maps document ids to the SHA-256 of the indexed version, for the citation ids.
     """
-    return with_checked_citations(_generate(question, context, llm), context, hashes)
+    for event in answer_events(question, context, llm, hashes=hashes, stream=False):
+        if isinstance(event, Answer):
+            return event
+    raise RuntimeError("answer_events ended without its Answer")
+
+
+def answer_events(question: str, context: Context, llm: ChatModel | None, *,
+                  hashes: Mapping[int, str] | None = None, stream: bool = True) -> Iterator[Token | Answer]:
+    """Yield the model's reply as ``Token`` events, then the final ``Answer``; never raise.
+
+    The one place that decides the outcome: no context gives the no-context message without
+    calling the model; no model (None), a failure before any text or an empty reply give the
+    extractive fallback (``Answer.failure`` keeps the model's error); a failure after some
+    text gives that text with ``interrupted``; otherwise the reply with checked citations.
+    ``stream=False`` asks the model in one piece (``chat``): one Token, then the Answer.
+    Closing the generator closes the model's stream, so the model stops writing.
+    """
+    name = llm_name(llm)
+    if not context.chunks:
+        yield with_checked_citations(Answer(NO_CONTEXT_MESSAGE, name, False, None, {"llm": 0.0}), context, hashes)
+        return
+    if llm is None:
+        yield _fallback(context, name, "no language model configured", {"llm": 0.0}, None, hashes)
+        return
+    start, parts, timings = time.perf_counter(), [], {}
+    tokens = None
+    try:
+        tokens = _tokens(llm, build_messages(question, context), stream)
+        for piece in tokens:
+            if not parts and stream:
+                timings["llm_first_token"] = time.perf_counter() - start
+            parts.append(piece)
+            yield Token(piece, "".join(parts))
+    except Exception as exc:  # never let an answer crash the page; keep the cause
+        timings["llm"] = time.perf_counter() - start
+        yield _failed(context, name, "".join(parts).strip(), exc, timings, hashes)
+        return
+    finally:
+        _close(tokens)
+    timings["llm"] = time.perf_counter() - start
+    text = "".join(parts).strip()
+    if not text:
+        yield _fallback(context, name, "empty answer", timings, None, hashes)
+        return
+    yield with_checked_citations(Answer(text, name, False, None, timings), context, hashes)
+
+
+def _tokens(llm: ChatModel, messages: list[dict[str, str]], stream: bool) -> Iterator[str]:
+    """Return the model's reply as pieces (one piece when not streaming or the model cannot stream)."""
+    if stream and callable(getattr(llm, "stream", None)):
+        return iter(llm.stream(messages))  # type: ignore[attr-defined]
+    return iter([reply_text(llm.chat(messages))])
+
+
+def _close(tokens: Iterator[str] | None) -> None:
+    """Close the model's stream (its HTTP response), so the model stops writing; closing twice is harmless."""
+    close = getattr(tokens, "close", None)
+    if close is not None:
+        close()
+
+
+def _fallback(context: Context, name: str, error: str, timings: dict[str, float], failure: Exception | None,
+              hashes: Mapping[int, str] | None) -> Answer:
+    return with_checked_citations(Answer(extractive_text(context), name, True, error, timings, failure=failure),
+                                  context, hashes)
+
+
+def _failed(context: Context, name: str, partial: str, exc: Exception, timings: dict[str, float],
+            hashes: Mapping[int, str] | None) -> Answer:
+    """Return the Answer of a model failure: the extractive fallback before any text, else the partial text."""
+    if isinstance(exc, LLMUnavailable):
+        detail = " ".join(filter(None, [exc.message, exc.detail]))
+        level = logging.INFO if isinstance(exc, LLMNotConfigured) else logging.WARNING  # none is a choice
+        log.log(level, "llm_unavailable llm=%s chars=%s detail=%s", name, len(partial), exc.detail or exc.message)
+    else:
+        detail = f"{type(exc).__name__}: {exc}"
+        log.exception("llm_failed llm=%s chars=%s", name, len(partial))
+    if not partial:
+        return _fallback(context, name, detail, timings, exc, hashes)
+    return Answer(partial, name, False, f"{name}: {detail}", timings, failure=exc, interrupted=True)
 
 
 def with_checked_citations(result: Answer, context: Context, hashes: Mapping[int, str] | None = None) -> Answer:
@@ -115,29 +209,7 @@ def with_checked_citations(result: Answer, context: Context, hashes: Mapping[int
     if checked.invalid or checked.unsupported:
         log.info("citations_flagged llm=%s invalid=%s unsupported=%s", result.llm, list(checked.invalid),
                  sorted(checked.unsupported_numbers))
-    return Answer(checked.text, result.llm, result.extractive, result.error, result.timings, checked)
-
-
-def _generate(question: str, context: Context, llm: ChatModel | None) -> Answer:
-    name = llm_name(llm)
-    if not context.chunks:
-        return Answer(NO_CONTEXT_MESSAGE, name, False, None, {"llm": 0.0})
-    if llm is None:
-        return Answer(extractive_text(context), name, True, "no language model configured", {"llm": 0.0})
-    start = time.perf_counter()
-    try:
-        text = reply_text(llm.chat(build_messages(question, context)))
-        error = None
-    except LLMUnavailable as exc:
-        log.warning("llm_unavailable llm=%s detail=%s", name, exc.detail or exc.message)
-        text, error = None, " ".join(filter(None, [exc.message, exc.detail]))
-    except Exception as exc:  # never let an answer crash the page; keep the cause
-        log.exception("llm_failed llm=%s", name)
-        text, error = None, f"{type(exc).__name__}: {exc}"
-    timings = {"llm": time.perf_counter() - start}
-    if text is None or not text.strip():
-        return Answer(extractive_text(context), name, True, error or "empty answer", timings)
-    return Answer(text.strip(), name, False, None, timings)
+    return replace(result, text=checked.text, checked=checked)
 
 
 # --- normalisation ---------------------------------------------------------------

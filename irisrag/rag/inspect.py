@@ -15,13 +15,13 @@ at rank 195 with a window of 36", the original's release-notes story).
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from irisrag.rag.lexical import match, terms
-from irisrag.rag.retrieve import RetrievalSettings, build_context
+from irisrag.rag.retrieve import Context, RetrievalSettings, build_context
 
 GATE_AREA = "area_filter"
 GATE_WINDOW = "candidate_window"
@@ -55,8 +55,13 @@ class Trace:
 def inspect_document(
     question: str, area_ids: Sequence[int], document_id: int, document_area_id: int, *,
     embedder, store, settings: RetrievalSettings, probe: int = 5000, reranker=None, expander=None,
+    context_of: Callable[..., Context] | None = None,
 ) -> Trace:
-    """Trace every chunk of one document through the retrieval of a question."""
+    """Trace every chunk of one document through the retrieval of a question.
+
+    ``context_of(question, areas, query_vector=...)`` builds the context (``Retriever.context``,
+    which fails closed on a leak); without it ``build_context`` with the given parts.
+    """
     areas = tuple(sorted(int(a) for a in area_ids))
     chunks = store.chunks_of(document_id)
     question_terms = terms(question)
@@ -69,8 +74,11 @@ def inspect_document(
     text_hits = [t.hit for t in fulltext(question, areas, probe)] if fulltext else []
     vector_ranks = {h.chunk_index: h.rank + 1 for h in own}
     fulltext_ranks = {h.chunk_index: h.rank + 1 for h in text_hits if h.document_id == document_id}
-    context = build_context(question, areas, embedder=embedder, store=store, settings=settings,
-                            query_vector=vector, reranker=reranker, expander=expander)
+    if context_of is None:
+        context = build_context(question, areas, embedder=embedder, store=store, settings=settings,
+                                query_vector=vector, reranker=reranker, expander=expander)
+    else:
+        context = context_of(question, areas, query_vector=vector)
     question_terms = context.terms  # with query expansion: the question's and the keywords' terms
     fused = {c.hit.chunk_index: (rank, c) for rank, c in enumerate(context.candidates, start=1)
              if c.hit.document_id == document_id}

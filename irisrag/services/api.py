@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from irisrag import components
 from irisrag.errors import Forbidden, NotFound, ValidationError
 from irisrag.models import Area, Document
-from irisrag.rag.retrieve import Context, RetrievalSettings, build_context
-from irisrag.services import api_keys, questions, streaming
+from irisrag.rag.retrieve import Context
+from irisrag.services import api_keys, asking
 from irisrag.services import documents as document_service
+from irisrag.services.access import Permitted
 from irisrag.services.api_keys import KeyPrincipal
 
 log = logging.getLogger(__name__)
@@ -42,67 +42,43 @@ class Retrieval:
 
 def areas(principal: KeyPrincipal) -> list[Area]:
     """Return the areas the key reaches, ordered by name."""
-    ids = api_keys.effective_area_ids(principal)
-    return list(Area.select().where(Area.id.in_(ids)).order_by(Area.name)) if ids else []
+    return list(api_keys.permitted(principal).areas)
 
 
-def _query_areas(principal: KeyPrincipal, requested: Iterable[int | str] | None) -> list[int]:
-    chosen = api_keys.select_areas(principal, requested)
+def _query_areas(principal: KeyPrincipal, requested: Iterable[int | str] | None) -> tuple[Permitted, list[int]]:
+    """Return the key's areas (computed once for the request) and the requested ones among them."""
+    reach = api_keys.permitted(principal)
+    chosen = api_keys.select_areas(reach, requested)
     if not chosen:
-        if not api_keys.effective_area_ids(principal):
+        if not reach.areas:
             raise Forbidden(NO_AREA_REACHABLE, detail=f"key id {principal.key_id}")
-        raise ValidationError(questions.NO_AREA_SELECTED, field="areas")
-    return chosen
+        raise ValidationError(asking.NO_AREA_SELECTED, field="areas")
+    return reach, chosen
 
 
 def retrieve(principal: KeyPrincipal, question: str | None, requested: Iterable[int | str] | None) -> Retrieval:
     """Build the context for a question in the key's (selected) areas, without calling a model."""
-    text = questions.validate_question(question)
-    area_ids = _query_areas(principal, requested)
-    start = time.perf_counter()
-    comps = components.get()
-    settings = RetrievalSettings.from_config(comps.config)
-    context = build_context(text, area_ids, embedder=comps.embedder, store=comps.store, settings=settings,
-                            reranker=comps.reranker, expander=comps.expander)
-    _ensure_confined(context, area_ids)
-    lookup = time.perf_counter()
-    documents = _documents_of(context, area_ids)
-    timings = {k: v for k, v in context.timings.items() if k != "total"}
-    timings.update(context=context.timings.get("total", 0.0), documents=time.perf_counter() - lookup,
-                   total=time.perf_counter() - start)
-    return Retrieval(text, tuple(area_ids), context, documents, timings)
+    text = asking.validate_question(question)
+    _reach, area_ids = _query_areas(principal, requested)
+    found = asking.retrieve(text, area_ids)
+    timings = {**found.timings, "total": time.perf_counter() - found.started}
+    return Retrieval(found.question, found.areas, found.context, found.documents, timings)
 
 
 def answer(principal: KeyPrincipal, question: str | None, requested: Iterable[int | str] | None, *,
-           use_llm: bool = True) -> questions.AskResult:
+           use_llm: bool = True) -> asking.AskResult:
     """Answer a question from the key's (selected) areas."""
-    text = questions.validate_question(question)
-    area_ids = _query_areas(principal, requested)
-    return questions.ask(principal.user_id, text, area_ids, strict=True, use_llm=use_llm)
+    text = asking.validate_question(question)
+    reach, area_ids = _query_areas(principal, requested)
+    return asking.ask(reach, text, area_ids, strict=True, use_llm=use_llm)
 
 
 def stream_answer(principal: KeyPrincipal, question: str | None, requested: Iterable[int | str] | None, *,
-                  use_llm: bool = True) -> Iterator[streaming.Event]:
+                  use_llm: bool = True) -> Iterator[asking.Event]:
     """Stream an answer from the key's (selected) areas; bad input, areas and search failures raise first."""
-    text = questions.validate_question(question)
-    area_ids = _query_areas(principal, requested)
-    return streaming.stream(principal.user_id, text, area_ids, strict=True, use_llm=use_llm)
-
-
-def _ensure_confined(context: Context, area_ids: Sequence[int]) -> None:
-    """Fail closed if the store ever returned a chunk outside the searched areas."""
-    leaked = sorted({c.hit.area_id for c in context.candidates} - set(area_ids))
-    if leaked:
-        log.error("area_leak searched=%s returned=%s", sorted(area_ids), leaked)
-        raise RuntimeError(f"retrieval returned chunks of areas {leaked} outside {sorted(area_ids)}")
-
-
-def _documents_of(context: Context, area_ids: Sequence[int]) -> dict[int, Document]:
-    ids = {c.hit.document_id for c in context.chunks} | {s.document_id for s in context.sources}
-    if not ids:
-        return {}
-    query = Document.select(Document, Area).join(Area).where(Document.id.in_(ids) & Document.area.in_(area_ids))
-    return {d.id: d for d in query}
+    text = asking.validate_question(question)
+    reach, area_ids = _query_areas(principal, requested)
+    return asking.stream(reach, text, area_ids, strict=True, use_llm=use_llm)
 
 
 # --- documents ------------------------------------------------------------------

@@ -14,7 +14,7 @@ import hmac
 import re
 import secrets
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from irisrag.errors import Conflict, Forbidden, NotFound, ValidationError
@@ -154,21 +154,29 @@ def _touch(key: ApiKey) -> None:
         ApiKey.update(last_used_at=now).where(ApiKey.id == key.id).execute()
 
 
-def effective_area_ids(principal: KeyPrincipal) -> list[int]:
-    """Return the areas the key may reach now: the user's permitted areas ∩ the key's limit."""
-    permitted = access.permitted_area_ids(principal.user_id)
+def permitted(principal: KeyPrincipal) -> access.Permitted:
+    """Return the areas the key may reach now (the user's permitted areas ∩ the key's limit), in one query."""
+    user = access.permitted(principal.user_id)
     if principal.area_limit is None:
-        return permitted
-    return [a for a in permitted if a in principal.area_limit]
+        return user
+    return replace(user, areas=tuple(a for a in user.areas if a.id in principal.area_limit))
 
 
-def select_areas(principal: KeyPrincipal, requested: Iterable[int | str] | None) -> list[int]:
-    """Return the requested areas (ids or names), all effective ones for None; any other raises Forbidden."""
-    allowed = effective_area_ids(principal)
+def effective_area_ids(principal: KeyPrincipal) -> list[int]:
+    """Return the ids of the areas the key may reach now."""
+    return permitted(principal).area_ids
+
+
+def select_areas(principal: KeyPrincipal | access.Permitted, requested: Iterable[int | str] | None) -> list[int]:
+    """Return the requested areas (ids or names), all reachable ones for None; any other raises Forbidden.
+
+    Pass the ``Permitted`` of the request when it is known, so it is not computed again.
+    """
+    reach = principal if isinstance(principal, access.Permitted) else permitted(principal)
+    allowed = reach.area_ids
     if requested is None:
         return allowed
-    by_name = {a.name.lower(): a.id for a in Area.select(Area.id, Area.name).where(Area.id.in_(allowed))} \
-        if allowed else {}
+    by_name = {a.name.lower(): a.id for a in reach.areas}
     chosen, denied = [], []
     for item in requested:
         area_id = item if isinstance(item, int) else by_name.get(str(item).strip().lower())

@@ -1,8 +1,8 @@
 """Readiness checks for load balancers and supervisors: each dependency answers or says why not.
 
 The database, Redis and LanceDB are always checked. ``deep`` adds the embedder (embeds a
-probe text) and the language model: a cheap GET of its model list (Ollama ``/api/tags``,
-OpenAI-compatible ``/models``), never a generation. The LLM is not ``required``: without it
+probe text) and the language model: its client's ``probe``, a cheap GET of its model list
+(Ollama ``/api/tags``, OpenAI-compatible ``/models``), never a generation. The LLM is not ``required``: without it
 answers fall back to the best passages, so an unreachable LLM is reported but leaves the
 service ready.
 """
@@ -12,9 +12,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import requests
-
 from irisrag import components
+from irisrag.errors import LLMUnavailable
 from irisrag.extensions import db
 
 
@@ -68,25 +67,12 @@ def _embedder() -> str:
     return embedder.key
 
 
-def llm_probe_url(config) -> tuple[str, dict[str, str]] | None:
-    """Return the model-list URL (and headers) that shows the configured LLM answers; None without one."""
-    kind = str(config.get("LLM", "none")).lower()
-    if kind == "ollama":
-        return f"{str(config['OLLAMA_URL']).rstrip('/')}/api/tags", {}
-    if kind == "openai":
-        key = config.get("OPENAI_API_KEY")
-        return f"{str(config['OPENAI_BASE_URL']).rstrip('/')}/models", ({"Authorization": f"Bearer {key}"} if key else {})
-    return None
-
-
-def _llm(url: str, headers: dict[str, str]) -> str:
-    # The details leave the URL out: /readyz answers without a login.
+def _llm() -> str:
+    # The client's message leaves the URL out: /readyz answers without a login.
     try:
-        resp = requests.get(url, headers=headers, timeout=LLM_PROBE_TIMEOUT)
-    except requests.RequestException as exc:
-        raise RuntimeError(f"{type(exc).__name__} (no answer within {LLM_PROBE_TIMEOUT:g} s or refused)") from None
-    if resp.status_code >= 400:
-        raise RuntimeError(f"model list answered HTTP {resp.status_code}")
+        components.get().llm.probe(LLM_PROBE_TIMEOUT)
+    except LLMUnavailable as exc:
+        raise RuntimeError(exc.message) from None
     return f"{components.get().config['LLM']} answers"
 
 
@@ -100,7 +86,6 @@ def readiness(*, deep: bool = False) -> list[Check]:
     checks = [_timed("database", _database), _timed("redis", _redis), _timed("lancedb", _lancedb)]
     if deep:
         checks.append(_timed("embedder", _embedder))
-        probe = llm_probe_url(components.get().config)
-        if probe is not None:  # without an LLM answers are extractive by design: nothing to check
-            checks.append(_timed("llm", lambda: _llm(*probe), required=False))
+        if callable(getattr(components.get().llm, "probe", None)):  # no model: answers are extractive by design
+            checks.append(_timed("llm", _llm, required=False))
     return checks

@@ -30,7 +30,7 @@ from irisrag.services import access
 from irisrag.services.answer_views import CitationView
 
 if TYPE_CHECKING:
-    from irisrag.services.questions import AskResult
+    from irisrag.services.answer_views import AskResult
 
 log = logging.getLogger(__name__)
 

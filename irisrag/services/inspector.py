@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from irisrag import components
 from irisrag.errors import ValidationError
 from irisrag.models import Area, Document, User
-from irisrag.rag.inspect import Trace, inspect_document
-from irisrag.rag.retrieve import RetrievalSettings
-from irisrag.services import access, questions
+from irisrag.rag.inspect import Trace
+from irisrag.services import access, asking
 from irisrag.services.admin import get as get_named
 from irisrag.services.answer_views import AskResult
 from irisrag.services.documents import get_document
@@ -47,19 +46,15 @@ def trace(question: str, document_id: int, *, user_ident: int | str | None = Non
     document = get_document(document_id)
     user = get_named(User, user_ident) if user_ident not in (None, "") else None
     areas = _areas_for(user, area_idents)
-    comps = components.get()
-    settings = RetrievalSettings.from_config(comps.config)
-    return inspect_document(question, areas, document.id, document.area_id, embedder=comps.embedder,
-                            store=comps.store, settings=settings, reranker=comps.reranker,
-                            expander=comps.expander)
+    return components.get().retriever.trace(question, areas, document.id, document.area_id)
 
 
 def reach(question: str, user_ident: int | str) -> Reach:
     """Run a user's question (no language model, not recorded) and show what it reaches."""
     user = get_named(User, user_ident)
-    result = questions.ask(user.id, question, None, strict=False, use_llm=False, record=False)
-    area_ids = access.permitted_area_ids(user.id)
-    areas = tuple(Area.select().where(Area.id.in_(area_ids)).order_by(Area.name)) if area_ids else ()
+    permitted = access.permitted(user.id)
+    result = asking.ask(permitted, question, None, strict=False, use_llm=False, record=False)
+    areas = permitted.areas
     ids = {c.document_id for c in result.context} | {s.document_id for s in result.sources}
     documents = {d.id: d for d in Document.select().where(Document.id.in_(list(ids)))} if ids else {}
     return Reach(user, areas, result, documents)

@@ -5,7 +5,7 @@ from flask import Blueprint, redirect, render_template, request, session, url_fo
 from flask_login import current_user
 
 from irisrag.errors import ValidationError
-from irisrag.services import access, history
+from irisrag.services import access, asking, history
 from irisrag.web import stream
 from irisrag.web.htmx import is_htmx, render
 from irisrag.web.security import user_required
@@ -13,32 +13,31 @@ from irisrag.web.security import user_required
 bp = Blueprint("dashboard", __name__)
 
 
-def _selected(areas) -> list[int]:
+def _selected(permitted: access.Permitted) -> list[int]:
     """Return the remembered selection, limited to areas still permitted."""
-    permitted = {a.id for a in areas}
     remembered = session.get("areas")
     if remembered is None:
-        return sorted(permitted)
-    return [a for a in remembered if a in permitted]
+        return permitted.area_ids
+    return [a for a in remembered if a in permitted.area_ids]
 
 
 @bp.route("/dashboard")
 @bp.route("/")
 @user_required
 def index():
-    areas = access.permitted_areas(current_user.id)
+    permitted = access.permitted(current_user.id)
     return render(
         "dashboard/index.html", "dashboard/_form.html",
-        areas=areas, selected=_selected(areas), show_sources=session.get("show_sources", True),
+        areas=permitted.areas, selected=_selected(permitted), show_sources=session.get("show_sources", True),
         question="", result=None,
     )
 
 
-def _remember_choices() -> tuple[list[int], bool]:
+def _remember_choices(permitted: access.Permitted) -> tuple[list[int], bool]:
     """Return the requested areas and the sources switch of the form, remembered for the next visit."""
     requested = [int(a) for a in request.form.getlist("areas") if a.isdigit()]
     show_sources = request.form.get("show_sources") == "on"
-    session["areas"] = access.select_areas(current_user.id, requested)
+    session["areas"] = permitted.select(requested)
     session["show_sources"] = show_sources
     return requested, show_sources
 
@@ -46,14 +45,12 @@ def _remember_choices() -> tuple[list[int], bool]:
 @bp.route("/ask", methods=["POST"])
 @user_required
 def ask():
-    from irisrag.services import questions
-
-    requested, show_sources = _remember_choices()
-    result = questions.ask_from_web(current_user.id, request.form.get("question", ""), requested)
-    areas = access.permitted_areas(current_user.id)
+    permitted = access.permitted(current_user.id)  # once per request: the form, the selection, the search
+    requested, show_sources = _remember_choices(permitted)
+    result = asking.ask_from_web(permitted, request.form.get("question", ""), requested)
     return render(
         "dashboard/index.html", "dashboard/_answer.html",
-        areas=areas, selected=_selected(areas), show_sources=show_sources,
+        areas=permitted.areas, selected=_selected(permitted), show_sources=show_sources,
         question=request.form.get("question", ""), result=result,
     )
 
@@ -62,10 +59,9 @@ def ask():
 @user_required
 def ask_stream():
     """Answer as server-sent events: sources first, then the growing answer (see ``web.stream``)."""
-    from irisrag.services import streaming
-
-    requested, show_sources = _remember_choices()
-    events = streaming.stream_from_web(current_user.id, request.form.get("question", ""), requested)
+    permitted = access.permitted(current_user.id)
+    requested, show_sources = _remember_choices(permitted)
+    events = asking.stream_from_web(permitted, request.form.get("question", ""), requested)
     return stream.event_response(stream.dashboard_events(events, show_sources=show_sources))
 
 

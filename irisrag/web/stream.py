@@ -25,7 +25,7 @@ from flask import Response, render_template, stream_with_context
 
 from irisrag.rag.answer import to_html
 from irisrag.services.answer_views import AskResult
-from irisrag.services.streaming import Done, Error, Event, Sources, Token
+from irisrag.services.asking import Done, Error, Event, Sources, Token
 
 log = logging.getLogger(__name__)
 

@@ -20,8 +20,8 @@ from irisrag import components
 from irisrag.extensions import db
 from irisrag.jobs import documents as document_jobs
 from irisrag.models import Document, User
+from irisrag.services import asking, documents
 from irisrag.services import backup as backup_service
-from irisrag.services import documents, questions
 from irisrag.vectorstore import ChunkIn
 from tests.conftest import make_app
 from tests.services import QUESTION, seed_library
@@ -36,7 +36,7 @@ def rag(app, *args):
 def sources(app, user: str = "carol") -> list[tuple[int, str, str, float]]:
     with app.app_context(), db.connection_context():
         user_id = User.get(User.username == user).id
-        result = questions.ask(user_id, QUESTION, None, use_llm=False, record=False)
+        result = asking.ask(user_id, QUESTION, None, use_llm=False, record=False)
     return [(s.document_id, s.name, s.area_name, round(s.score, 6)) for s in result.sources]
 
 

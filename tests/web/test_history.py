@@ -97,11 +97,11 @@ def test_history_invalid_and_nothing_found_questions(app, library):
 
 
 def test_history_cli_and_api_questions_are_recorded_benchmarks_can_opt_out(app, library):
-    from irisrag.services import questions
+    from irisrag.services import asking
 
     with app.app_context(), db.connection_context():
-        questions.ask(library.users["alice"], QUESTION, None)
-        questions.ask(library.users["alice"], QUESTION, None, record=False)
+        asking.ask(library.users["alice"], QUESTION, None)
+        asking.ask(library.users["alice"], QUESTION, None, record=False)
     assert len(rows(app)) == 1
 
 

@@ -9,7 +9,7 @@ from irisrag.extensions import db
 from irisrag.llm import FakeLLM
 from irisrag.rag.answer import NO_CONTEXT_MESSAGE, NO_LLM_MESSAGE
 from irisrag.services import admin as admin_service
-from irisrag.services import questions
+from irisrag.services import asking
 from irisrag.vectorstore import Hit
 from tests.conftest import make_app
 from tests.services import BETA_SECRET, QUESTION, add_document, seed_library
@@ -36,67 +36,67 @@ def assert_no_beta(result, library):
 
 
 def test_questions_ask_searches_only_the_users_areas(library, ctx):
-    result = questions.ask(library.users["alice"], QUESTION, None)
+    result = asking.ask(library.users["alice"], QUESTION, None)
     assert result.area_ids == (library.alpha,)
     assert [s.document_id for s in result.sources] == [library.alpha_doc]
     assert_no_beta(result, library)
-    both = questions.ask(library.users["carol"], QUESTION, None)
+    both = asking.ask(library.users["carol"], QUESTION, None)
     assert {s.document_id for s in both.sources} == {library.alpha_doc, library.beta_doc}
 
 
 def test_questions_ask_refuses_a_named_foreign_area(library, ctx):
     for requested in ([library.beta], [library.alpha, library.beta]):
         with pytest.raises(Forbidden):
-            questions.ask(library.users["alice"], QUESTION, requested)
-    relaxed = questions.ask(library.users["alice"], QUESTION, [library.alpha, library.beta], strict=False)
+            asking.ask(library.users["alice"], QUESTION, requested)
+    relaxed = asking.ask(library.users["alice"], QUESTION, [library.alpha, library.beta], strict=False)
     assert relaxed.area_ids == (library.alpha,)
     with pytest.raises(Forbidden):
-        questions.ask(library.users["dave"], QUESTION, None)
+        asking.ask(library.users["dave"], QUESTION, None)
     with pytest.raises(ValidationError):
-        questions.ask(library.users["alice"], QUESTION, [])
+        asking.ask(library.users["alice"], QUESTION, [])
 
 
 def test_questions_web_drops_foreign_selections_silently(library, ctx):
-    crafted = questions.ask_from_web(library.users["alice"], QUESTION, [library.beta])
-    assert crafted.status == questions.NO_AREA and crafted.error == questions.NO_AREA_SELECTED
+    crafted = asking.ask_from_web(library.users["alice"], QUESTION, [library.beta])
+    assert crafted.status == asking.NO_AREA and crafted.error == asking.NO_AREA_SELECTED
     assert crafted.sources == () and crafted.context == () and crafted.answer_text == ""
-    mixed = questions.ask_from_web(library.users["alice"], QUESTION, [library.alpha, library.beta])
+    mixed = asking.ask_from_web(library.users["alice"], QUESTION, [library.alpha, library.beta])
     assert mixed.area_ids == (library.alpha,) and mixed.sources
     assert_no_beta(mixed, library)
-    none = questions.ask_from_web(library.users["dave"], QUESTION, [library.alpha])
-    assert none.error == questions.NO_AREA_PERMITTED
+    none = asking.ask_from_web(library.users["dave"], QUESTION, [library.alpha])
+    assert none.error == asking.NO_AREA_PERMITTED
 
 
 def test_questions_permissions_are_recomputed_on_every_call(library, ctx):
     carol = library.users["carol"]
-    assert library.beta in questions.ask_from_web(carol, QUESTION, [library.alpha, library.beta]).area_ids
+    assert library.beta in asking.ask_from_web(carol, QUESTION, [library.alpha, library.beta]).area_ids
     admin_service.unlink_user("carol", "team-b")
-    after = questions.ask_from_web(carol, QUESTION, [library.alpha, library.beta])
+    after = asking.ask_from_web(carol, QUESTION, [library.alpha, library.beta])
     assert after.area_ids == (library.alpha,)
     assert_no_beta(after, library)
     with pytest.raises(Forbidden):
-        questions.ask(carol, QUESTION, [library.beta])
+        asking.ask(carol, QUESTION, [library.beta])
 
 
 def test_questions_validate_the_question(library, ctx):
     alice = library.users["alice"]
     for text in ("", "   \n ", None):
-        result = questions.ask_from_web(alice, text, [library.alpha])
-        assert (result.status, result.error) == (questions.INVALID, questions.EMPTY_QUESTION)
-    long = questions.ask_from_web(alice, "x" * 4001, [library.alpha])
-    assert long.error == questions.QUESTION_TOO_LONG and long.sources == ()
-    assert questions.ask_from_web(alice, "OpenTelemetry " + "x" * 3986, [library.alpha]).status != questions.INVALID
+        result = asking.ask_from_web(alice, text, [library.alpha])
+        assert (result.status, result.error) == (asking.INVALID, asking.EMPTY_QUESTION)
+    long = asking.ask_from_web(alice, "x" * 4001, [library.alpha])
+    assert long.error == asking.QUESTION_TOO_LONG and long.sources == ()
+    assert asking.ask_from_web(alice, "OpenTelemetry " + "x" * 3986, [library.alpha]).status != asking.INVALID
     with pytest.raises(ValidationError, match="too long"):
-        questions.ask(alice, "x" * 4001, None)
+        asking.ask(alice, "x" * 4001, None)
     with pytest.raises(ValidationError, match="enter a question"):
-        questions.ask(alice, " ", None)
+        asking.ask(alice, " ", None)
 
 
 def test_questions_without_llm_answer_extractively_with_sources(library, ctx):
-    result = questions.ask_from_web(library.users["alice"], QUESTION, [library.alpha])  # tests run with LLM=none
-    assert result.status == questions.EXTRACTIVE and result.extractive and result.llm == "none"
-    assert result.notice == questions.NO_LLM == NO_LLM_MESSAGE
-    assert (result.error, result.error_detail) == (questions.LLM_NOT_CONFIGURED, "IRISRAG_LLM=none")
+    result = asking.ask_from_web(library.users["alice"], QUESTION, [library.alpha])  # tests run with LLM=none
+    assert result.status == asking.EXTRACTIVE and result.extractive and result.llm == "none"
+    assert result.notice == asking.NO_LLM == NO_LLM_MESSAGE
+    assert (result.error, result.error_detail) == (asking.LLM_NOT_CONFIGURED, "IRISRAG_LLM=none")
     assert "otel.yaml" in result.answer_html and NO_LLM_MESSAGE not in result.answer_html
     assert result.answer_text.startswith(NO_LLM_MESSAGE)
     source = result.sources[0]
@@ -109,15 +109,15 @@ def test_questions_without_llm_answer_extractively_with_sources(library, ctx):
 def test_questions_cli_no_llm_is_not_an_error(library, app):
     app.config["LLM"] = "fake"
     with app.app_context(), db.connection_context():
-        result = questions.ask(library.users["alice"], QUESTION, None, use_llm=False)
+        result = asking.ask(library.users["alice"], QUESTION, None, use_llm=False)
         assert result.extractive and result.error is None and result.llm == "none"
         assert components.get().llm.calls == []
 
 
 def test_questions_llm_answer_is_rendered_and_sanitised(library, ctx):
     ctx.__dict__["llm"] = llm = FakeLLM("**otel.yaml** [1] <img src=x onerror=alert(1)>")
-    result = questions.ask(library.users["alice"], QUESTION, None)
-    assert result.status == questions.ANSWERED and result.llm == "fake" and result.error is None
+    result = asking.ask(library.users["alice"], QUESTION, None)
+    assert result.status == asking.ANSWERED and result.llm == "fake" and result.error is None
     assert "<strong>otel.yaml</strong>" in result.answer_html
     assert "onerror" not in result.answer_html and "<img" not in result.answer_html
     prompt = llm.calls[0][1]["content"]
@@ -128,15 +128,15 @@ def test_questions_llm_answer_is_rendered_and_sanitised(library, ctx):
 
 def test_questions_nothing_found_gives_the_spec_message_without_calling_the_llm(library, ctx):
     ctx.__dict__["llm"] = llm = FakeLLM()
-    result = questions.ask(library.users["alice"], "Wann fährt der Zug nach Hamburg?", None)
-    assert result.status == questions.NO_CONTEXT_FOUND and result.notice == NO_CONTEXT_MESSAGE
+    result = asking.ask(library.users["alice"], "Wann fährt der Zug nach Hamburg?", None)
+    assert result.status == asking.NO_CONTEXT_FOUND and result.notice == NO_CONTEXT_MESSAGE
     assert result.answer_text == NO_CONTEXT_MESSAGE and result.answer_html == ""
     assert result.sources == () and llm.calls == []
     assert "passed the lexical filter" in result.retrieval_detail and "MIN_SOURCE_SCORE" in result.retrieval_detail
 
 
 def test_questions_result_carries_timings_and_context(library, ctx):
-    result = questions.ask(library.users["alice"], QUESTION, None)
+    result = asking.ask(library.users["alice"], QUESTION, None)
     assert {"embed", "search", "lexical", "select", "sources", "context", "llm", "documents", "total"} <= set(
         result.timings)
     assert result.timings["total"] >= result.timings["context"] >= 0
@@ -148,7 +148,7 @@ def test_questions_result_carries_timings_and_context(library, ctx):
 def test_questions_only_http_source_urls_become_links(library, ctx):
     add_document(library.alpha, "trap.md", ["OpenTelemetry wird hier konfiguriert, OpenTelemetry!"],
                  source_url="javascript:alert(1)")
-    result = questions.ask(library.users["alice"], QUESTION, None)
+    result = asking.ask(library.users["alice"], QUESTION, None)
     trap = next(s for s in result.sources if s.name == "trap.md")
     assert trap.link is None and trap.source_url == "javascript:alert(1)"
 
@@ -160,7 +160,7 @@ def test_questions_fail_closed_if_the_store_returns_a_foreign_chunk(library, ctx
 
     ctx.__dict__["store"] = LeakyStore()
     with pytest.raises(RuntimeError, match="outside"):
-        questions.ask(library.users["alice"], QUESTION, None)
+        asking.ask(library.users["alice"], QUESTION, None)
 
 
 def test_questions_sources_need_a_document_row_in_the_searched_areas(library, ctx):
@@ -168,7 +168,7 @@ def test_questions_sources_need_a_document_row_in_the_searched_areas(library, ct
     from irisrag.models import Document
 
     Document.update(area=library.beta).where(Document.id == library.alpha_doc).execute()
-    result = questions.ask(library.users["alice"], QUESTION, None)
+    result = asking.ask(library.users["alice"], QUESTION, None)
     assert all(s.document_id != library.alpha_doc for s in result.sources)
 
 
@@ -181,11 +181,11 @@ def test_questions_search_failure_is_a_message_on_the_web_and_an_error_elsewhere
         admin_service.link_area("Alpha", "g")
         user = admin_service.create_user("erin", "password123")
         admin_service.link_user("erin", "g")
-        result = questions.ask_from_web(user.id, QUESTION, [alpha.id])
-        assert (result.status, result.error) == (questions.FAILED, questions.SEARCH_FAILED)
+        result = asking.ask_from_web(user.id, QUESTION, [alpha.id])
+        assert (result.status, result.error) == (asking.FAILED, asking.SEARCH_FAILED)
         assert url in result.error_detail
         with pytest.raises(EmbeddingError):
-            questions.ask(user.id, QUESTION, None)
+            asking.ask(user.id, QUESTION, None)
 
 
 def test_questions_use_the_configured_reranker_and_expansion_within_the_users_areas(library, ctx):
@@ -201,7 +201,7 @@ def test_questions_use_the_configured_reranker_and_expansion_within_the_users_ar
 
     ctx.__dict__["llm"] = llm = FakeLLM(reply)
     assert ctx.reranker.name == "llm:fake" and ctx.expander.name == "llm:fake"
-    result = questions.ask(library.users["alice"], QUESTION, None)
+    result = asking.ask(library.users["alice"], QUESTION, None)
     kinds = [m[0]["content"][:8] for m in llm.calls]
     assert kinds[0].startswith("You writ") and kinds[1].startswith("You rank") and len(kinds) == 3
     assert [s.document_id for s in result.sources] == [library.alpha_doc]
