@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse, urlunparse
 
-from irisrag import components
+from irisrag import components, vectortables
 from irisrag.errors import ConfigurationError, Conflict, IrisRagError, NotFound
 from irisrag.extensions import db
 from irisrag.models import Document, User
@@ -46,7 +46,7 @@ from irisrag.models.base import utcnow
 from irisrag.models.documents import RUNNING
 from irisrag.objectstore import Location, location
 from irisrag.services.documents import upload_root
-from irisrag.services.system import sqlite_path, table_names
+from irisrag.services.system import sqlite_path
 from irisrag.vectorstore import connect
 
 log = logging.getLogger(__name__)
@@ -170,30 +170,19 @@ def _copy_table(source: Location, table_dir: str, target: Path, version: int) ->
 
 def _backup_lancedb(dest: Path) -> dict[str, dict[str, int]]:
     source = _lancedb_location()
-    tables: dict[str, dict[str, int]] = {}
     if source.is_empty():
-        return tables
-    connection = components.get().lancedb_connection()
-    for name in sorted(table_names(connection)):
-        table = connection.open_table(name)
-        version = table.version
-        table.checkout(version)  # pinned: the rows counted are those of the version copied
-        rows = table.count_rows()
-        _copy_table(source, f"{name}.lance", dest / "lancedb" / f"{name}.lance", version)
-        tables[name] = {"version": version, "rows": rows}
+        return {}
+    tables = vectortables.pinned_versions(components.get().lancedb_connection())  # rows of the version copied
+    for name, pinned in tables.items():
+        _copy_table(source, f"{name}.lance", dest / "lancedb" / f"{name}.lance", pinned["version"])
     _verify_lancedb(connect(str(dest / "lancedb")), tables)
     return tables
 
 
 def _verify_lancedb(connection: Any, tables: dict[str, dict[str, int]]) -> None:
-    if not tables:
-        return
-    for name, expected in tables.items():
-        table = connection.open_table(name)
-        if table.version != expected["version"] or table.count_rows() != expected["rows"]:
-            raise BackupError("The copied LanceDB table does not match the original",
-                              f"{name}: version {table.version}/{expected['version']}, "
-                              f"rows {table.count_rows()}/{expected['rows']}")
+    differences = vectortables.mismatches(connection, tables)
+    if differences:
+        raise BackupError("The copied LanceDB table does not match the original", "; ".join(differences))
 
 
 def _backup_staging(dest: Path) -> int:

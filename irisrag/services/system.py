@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from peewee import fn
 
-from irisrag import components
+from irisrag import components, vectortables
 from irisrag.errors import NotFound, QueueUnavailable
 from irisrag.models import Document
 from irisrag.models.base import utcnow
@@ -171,33 +171,16 @@ def requeue_failed(job_id: str) -> str:
 
 # --- index and disks --------------------------------------------------------------
 
-def table_names(connection: Any) -> list[str]:
-    """Return the names of the tables of a LanceDB connection (all pages)."""
-    names: list[str] = []
-    token = None
-    while True:
-        page = connection.list_tables(page_token=token)
-        names.extend(page.tables)
-        token = page.page_token
-        if not token:
-            return names
-
-
 def index_view() -> IndexView:
     """Return every LanceDB table with its rows, current version and number of kept versions."""
     comps = components.get()
     uri = comps.lancedb_uri()
 
     def read() -> IndexView:
-        connection = comps.lancedb_connection()
         current = comps.store.table_name
-        tables = []
-        for name in sorted(table_names(connection)):
-            table = connection.open_table(name)
-            fts = any(i.index_type == "FTS" for i in table.list_indices())
-            tables.append(TableView(name, table.count_rows(), table.version, len(table.list_versions()), fts,
-                                    name == current))
-        return IndexView(uri, tuple(tables))
+        tables = tuple(TableView(t.name, t.rows, t.version, t.versions, t.fulltext, t.name == current)
+                       for t in vectortables.describe_tables(comps.lancedb_connection()))
+        return IndexView(uri, tables)
 
     return _guarded("index", read, lambda error: IndexView(uri, (), error))
 

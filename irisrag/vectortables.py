@@ -1,0 +1,65 @@
+"""LanceDB tables as a whole, for the system page and backups: list, describe, pin versions, check copies.
+
+Part of the vector store (with ``vectorstore.py`` and ``vectorindex.py``): the only modules
+that use LanceDB. Services pass a connection (``Components.lancedb_connection``, i.e.
+``vectorstore.connect``) and ask these functions; they never call LanceDB themselves.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """One LanceDB table: rows, current version, kept versions, whether it has a full-text index."""
+
+    name: str
+    rows: int
+    version: int
+    versions: int
+    fulltext: bool
+
+
+def table_names(connection: Any) -> list[str]:
+    """Return the names of the tables of a LanceDB connection (all pages), sorted."""
+    names: list[str] = []
+    token = None
+    while True:
+        page = connection.list_tables(page_token=token)
+        names.extend(page.tables)
+        token = page.page_token
+        if not token:
+            return sorted(names)
+
+
+def describe_tables(connection: Any) -> list[TableInfo]:
+    """Return every table of a connection with its rows, version, kept versions and full-text index."""
+    infos = []
+    for name in table_names(connection):
+        table = connection.open_table(name)
+        fulltext = any(i.index_type == "FTS" for i in table.list_indices())
+        infos.append(TableInfo(name, table.count_rows(), table.version, len(table.list_versions()), fulltext))
+    return infos
+
+
+def pinned_versions(connection: Any) -> dict[str, dict[str, int]]:
+    """Return each table's current version and its rows at exactly that version (``{"version", "rows"}``)."""
+    pinned = {}
+    for name in table_names(connection):
+        table = connection.open_table(name)
+        version = table.version
+        table.checkout(version)  # pinned: the rows counted are those of this version
+        pinned[name] = {"version": version, "rows": table.count_rows()}
+    return pinned
+
+
+def mismatches(connection: Any, expected: dict[str, dict[str, int]]) -> list[str]:
+    """Return how the tables of a connection differ from the expected versions and rows (empty: they match)."""
+    found = []
+    for name, want in expected.items():
+        table = connection.open_table(name)
+        if table.version != want["version"] or table.count_rows() != want["rows"]:
+            found.append(f"{name}: version {table.version}/{want['version']}, "
+                         f"rows {table.count_rows()}/{want['rows']}")
+    return found
