@@ -159,18 +159,19 @@ def unlink_area(area_ident: int | str, group_ident: int | str) -> bool:
     return bool(AreaGroup.delete().where((AreaGroup.area == area) & (AreaGroup.group == group)).execute())
 
 
-def overview() -> dict:
-    """Return users, groups, areas and both link lists for the console and `flask rag list`."""
-    return {
-        "users": list(User.select().order_by(User.username)),
-        "groups": list(Group.select().order_by(Group.name)),
-        "areas": list(Area.select().order_by(Area.name)),
-        "user_groups": list(
+def overview(*parts: str) -> dict:
+    """Return users, groups, areas and both link lists (or only the named ``parts``) for the console and CLI."""
+    queries = {
+        "users": lambda: list(User.select().order_by(User.username)),
+        "groups": lambda: list(Group.select().order_by(Group.name)),
+        "areas": lambda: list(Area.select().order_by(Area.name)),
+        "user_groups": lambda: list(
             UserGroup.select(UserGroup, User, Group).join(User).switch(UserGroup).join(Group)
             .order_by(User.username, Group.name)
         ),
-        "area_groups": list(
+        "area_groups": lambda: list(
             AreaGroup.select(AreaGroup, Area, Group).join(Area).switch(AreaGroup).join(Group)
             .order_by(Area.name, Group.name)
         ),
     }
+    return {name: queries[name]() for name in (parts or queries)}

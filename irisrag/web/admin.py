@@ -1,4 +1,4 @@
-"""Blueprint ``admin``: the console with its five tabs (SPEC 6)."""
+"""Blueprint ``admin``: the console with its five tabs (SPEC 6) and the other admin pages (``admin_tabs``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -14,34 +14,16 @@ from irisrag.web.htmx import is_htmx, render
 from irisrag.web.security import admin_required, current_admin
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
-TABS = ("users", "groups", "areas", "links", "documents")
-
-
-def _tab_context(tab: str, **extra) -> dict:
-    data = admin_service.overview()
-    user_link, area_link = forms.UserLinkForm(), forms.AreaLinkForm()
-    user_link.user.choices = [(u.id, u.username) for u in data["users"]]
-    user_link.group.choices = area_link.group.choices = [(g.id, g.name) for g in data["groups"]]
-    area_link.area.choices = [(a.id, a.name) for a in data["areas"]]
-    context = {
-        "tab": tab, "tabs": TABS, "data": data, "message": None, "error": None, "row_errors": {},
-        "user_form": forms.UserForm(formdata=None), "group_form": forms.NamedForm(formdata=None),
-        "area_form": forms.NamedForm(formdata=None), "user_link_form": user_link,
-        "area_link_form": area_link, "confirm_form": forms.ConfirmForm(formdata=None),
-    }
-    if tab == "documents":
-        from irisrag.web.admin_documents import documents_context
-
-        context.update(documents_context())
-    context.update(extra)
-    return context
 
 
 def render_tab(tab: str, status: int = 200, **extra):
-    """Render a tab: the fragment for htmx, the whole console otherwise."""
-    if tab not in TABS:
+    """Render a console tab (see ``admin_tabs``): the fragment for htmx, the whole console otherwise."""
+    from irisrag.web.admin_tabs import BY_KEY
+
+    if tab not in BY_KEY:
         abort(404)
-    return render("admin/index.html", f"admin/_{tab}.html", status=status, **_tab_context(tab, **extra))
+    context = {"tab": tab, "message": None, "error": None, "row_errors": {}, **BY_KEY[tab].context(), **extra}
+    return render("admin/index.html", f"admin/_{tab}.html", status=status, **context)
 
 
 def run_action(tab: str, action: Callable[[], object], message: str, *, form=None, form_key: str | None = None,
@@ -129,8 +111,9 @@ def delete_user(user_id: int):
 
 # --- groups and areas ---------------------------------------------------------
 
-def _named_routes(tab: str, model, label: str, delete: Callable[[int], None]) -> None:
-    form_key = f"{tab[:-1]}_form"
+def _named_routes(tab: str, model, label: str, delete: Callable[[int], None], *, form_key: str,
+                  endpoints: tuple[str, str, str]) -> None:
+    """Register create, update and delete of a named model (groups, areas) under the given endpoint names."""
 
     def create():
         form = forms.NamedForm()
@@ -147,13 +130,16 @@ def _named_routes(tab: str, model, label: str, delete: Callable[[int], None]) ->
     def remove(ident: int):
         return run_action(tab, lambda: delete(ident), _("%(label)s deleted.", label=label), row=ident)
 
-    bp.add_url_rule(f"/{tab}", f"create_{tab[:-1]}", admin_required(create), methods=["POST"])
-    bp.add_url_rule(f"/{tab}/<int:ident>", f"update_{tab[:-1]}", admin_required(update), methods=["POST"])
-    bp.add_url_rule(f"/{tab}/<int:ident>/delete", f"delete_{tab[:-1]}", admin_required(remove), methods=["POST"])
+    create_endpoint, update_endpoint, delete_endpoint = endpoints
+    bp.add_url_rule(f"/{tab}", create_endpoint, admin_required(create), methods=["POST"])
+    bp.add_url_rule(f"/{tab}/<int:ident>", update_endpoint, admin_required(update), methods=["POST"])
+    bp.add_url_rule(f"/{tab}/<int:ident>/delete", delete_endpoint, admin_required(remove), methods=["POST"])
 
 
-_named_routes("groups", Group, "Group", admin_service.delete_group)
-_named_routes("areas", Area, "Area", admin_service.delete_area)
+_named_routes("groups", Group, "Group", admin_service.delete_group, form_key="group_form",
+              endpoints=("create_group", "update_group", "delete_group"))
+_named_routes("areas", Area, "Area", admin_service.delete_area, form_key="area_form",
+              endpoints=("create_area", "update_area", "delete_area"))
 
 
 # --- links --------------------------------------------------------------------
@@ -178,8 +164,7 @@ def change_link(kind: str):
 from irisrag.web import (  # noqa: E402  (these register their routes on bp)
     admin_api_keys,  # noqa: F401
     admin_documents,  # noqa: F401
-    admin_evaluations,  # noqa: F401
-    admin_feedback,  # noqa: F401
-    admin_inspector,  # noqa: F401
-    admin_system,  # noqa: F401
+    admin_tabs,
 )
+
+admin_tabs.register(bp)  # the tab bar and the routes of the pages with views of their own

@@ -2,13 +2,9 @@
 from __future__ import annotations
 
 from irisrag.services.evaluations import SHOWN, recent_runs
-from irisrag.web.admin import TABS, bp
 from irisrag.web.htmx import render
-from irisrag.web.security import admin_required
 
 
-@bp.route("/evaluations")
-@admin_required
 def list_evaluations():
     return render("admin/evaluations.html", "admin/_evaluations.html", runs=recent_runs(), metrics=SHOWN,
-                  tab="evaluations", tabs=TABS)
+                  tab="evaluations")

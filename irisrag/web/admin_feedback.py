@@ -6,15 +6,11 @@ SPEC tabs (``admin/_tabnav.html`` links it), so it renders ``admin/index.html`` 
 from __future__ import annotations
 
 from irisrag.services import history
-from irisrag.web.admin import TABS, bp
 from irisrag.web.htmx import render
-from irisrag.web.security import admin_required
 
 TAB = "feedback"
 
 
-@bp.route("/feedback")
-@admin_required
 def list_feedback():
-    return render("admin/index.html", "admin/_feedback.html", tab=TAB, tabs=TABS, message=None, error=None,
+    return render("admin/index.html", "admin/_feedback.html", tab=TAB, message=None, error=None,
                   rows=history.negative_feedback())

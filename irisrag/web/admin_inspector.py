@@ -6,9 +6,7 @@ from flask import request
 from irisrag.errors import IrisRagError
 from irisrag.models import Area, Document, User
 from irisrag.services import inspector
-from irisrag.web.admin import bp
 from irisrag.web.htmx import render
-from irisrag.web.security import admin_required
 
 
 def _choices() -> dict:
@@ -19,8 +17,6 @@ def _choices() -> dict:
     }
 
 
-@bp.route("/inspector")
-@admin_required
 def inspect_retrieval():
     args = request.args
     form = {"question": args.get("question", ""), "user": args.get("user", ""),

@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 
 from irisrag.errors import IrisRagError
 from irisrag.services import system
-from irisrag.web.admin import TABS, bp
+from irisrag.web.admin import bp
 from irisrag.web.htmx import is_htmx, render
 from irisrag.web.security import admin_required
 
@@ -19,12 +19,10 @@ TAB = "system"
 
 
 def _page(status: int = 200, message: str | None = None, error: str | None = None):
-    return render("admin/index.html", "admin/_system.html", status=status, tab=TAB, tabs=TABS, message=message,
+    return render("admin/index.html", "admin/_system.html", status=status, tab=TAB, message=message,
                   error=error, view=system.system_view())
 
 
-@bp.route("/system")
-@admin_required
 def show_system():
     return _page()
 
