@@ -1,10 +1,13 @@
 """Shared fixtures: real SQLite/PostgreSQL databases, a real Redis, the app and logged-in clients."""
 from __future__ import annotations
 
+import copy
 import os
 import re
+import shutil
 import socket
 import subprocess
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -13,9 +16,10 @@ import pytest
 from redis import Redis
 from redis.exceptions import RedisError
 
-from irisrag import create_app
-from irisrag.extensions import db
+from irisrag import components, create_app
+from irisrag.extensions import bind_database, db
 from irisrag.models.schema import upgrade
+from irisrag.services import auth as auth_service
 
 pytest_plugins = ["tests.support.http_stub"]
 
@@ -116,7 +120,20 @@ def any_database_url(request, tmp_path):
 
 # --- the app ------------------------------------------------------------------
 
-def make_app(tmp_path: Path, database_url: str, redis_url: str, **overrides):
+# Production hashes passwords with werkzeug's scrypt (n=32768, tens of ms each and more under
+# load); the suite creates and logs in hundreds of accounts, so it uses a cheap scrypt.
+PRODUCTION_HASH_METHOD = auth_service.HASH_METHOD
+TEST_HASH_METHOD = "scrypt:256:8:1"  # OpenSSL refuses n below ~128 with r=8 (memory limit)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _cheap_password_hashes():
+    auth_service.HASH_METHOD = TEST_HASH_METHOD
+    yield
+    auth_service.HASH_METHOD = PRODUCTION_HASH_METHOD
+
+
+def _config(tmp_path: Path, database_url: str, redis_url: str, **overrides) -> dict:
     config = {
         "TESTING": True,
         "SECRET_KEY": "test-secret",
@@ -130,15 +147,61 @@ def make_app(tmp_path: Path, database_url: str, redis_url: str, **overrides):
         "LANCEDB_READ_CONSISTENCY_SECONDS": 0.0,
     }
     config.update(overrides)
-    app = create_app(config)
+    return config
+
+
+_SQLITE_TEMPLATE: list[Path] = []  # a migrated SQLite file, copied for every new SQLite test database
+
+
+def _prepare_schema(app) -> None:
+    """Create the schema: copy the migrated SQLite template (made once), or run the migrations."""
+    url = app.config["DATABASE_URL"]
+    target = Path(url[len("sqlite:///"):]) if url.startswith("sqlite:///") else None
+    if target is not None and _SQLITE_TEMPLATE and not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(_SQLITE_TEMPLATE[0], target)
     with app.app_context(), db.connection_context():
-        upgrade()
+        upgrade()  # on a copy of the template: nothing to do but check
+    if target is not None and not _SQLITE_TEMPLATE and target.exists():
+        template = Path(tempfile.mkdtemp(prefix="irisrag-schema-")) / "template.db"
+        shutil.copyfile(target, template)  # the connection is closed: the WAL is folded into the file
+        _SQLITE_TEMPLATE.append(template)
+
+
+def make_app(tmp_path: Path, database_url: str, redis_url: str, **overrides):
+    """Create an app of its own (for tests that change settings the shared ``app`` keeps)."""
+    app = create_app(_config(tmp_path, database_url, redis_url, **overrides))
+    _prepare_schema(app)
+    return app
+
+
+_SHARED: dict = {}
+
+
+def _shared_app(tmp_path: Path, database_url: str, redis_url: str):
+    """Return the session's one default app, re-pointed at this test's database, LanceDB and staging.
+
+    Everything a test may change is reset: the settings (restored from a copy), the database
+    binding, and the components (embedder, LLM, store: built anew on first use).
+    """
+    config = _config(tmp_path, database_url, redis_url)
+    app = _SHARED.get("app")
+    if app is None:
+        app = _SHARED["app"] = create_app(config)
+        _SHARED["config"] = copy.deepcopy(dict(app.config))
+    else:
+        app.config.clear()
+        app.config.update(copy.deepcopy(_SHARED["config"]))
+        app.config.update({k: config[k] for k in ("DATABASE_URL", "QUEUE_NAME", "LANCEDB_URI", "UPLOAD_ROOT")})
+        bind_database(database_url, app.config["IRISRAG_ROOT"])
+        components.init_app(app)
+    _prepare_schema(app)
     return app
 
 
 @pytest.fixture
 def app(tmp_path, database_url, redis_url):
-    app = make_app(tmp_path, database_url, redis_url)
+    app = _shared_app(tmp_path, database_url, redis_url)
     yield app
     if not db.is_closed():
         db.close()

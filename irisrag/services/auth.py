@@ -1,6 +1,7 @@
 """Passwords, login checks and the login rate limit."""
 from __future__ import annotations
 
+import functools
 from datetime import timedelta
 
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -13,8 +14,8 @@ from irisrag.models.base import utcnow
 
 MIN_PASSWORD_LENGTH = 8
 LOGIN_FAILED = N_("Invalid username or password.")
-# Checked against when the account does not exist, so both cases take the same time.
-_DUMMY_HASH = generate_password_hash("not-a-real-password")
+# werkzeug's default (scrypt, n=32768). Only the test suite lowers the cost (tests/conftest.py).
+HASH_METHOD = "scrypt"
 
 
 class RateLimited(ValidationError):
@@ -23,8 +24,14 @@ class RateLimited(ValidationError):
 
 
 def hash_password(password: str) -> str:
-    """Hash a password with werkzeug's default (scrypt)."""
-    return generate_password_hash(password)
+    """Hash a password with HASH_METHOD (werkzeug's scrypt)."""
+    return generate_password_hash(password, method=HASH_METHOD)
+
+
+@functools.cache
+def _dummy_hash(method: str) -> str:
+    """Return a hash checked when the account does not exist, so both cases take the same time."""
+    return generate_password_hash("not-a-real-password", method=method)
 
 
 def check_password_rules(password: str) -> None:
@@ -60,7 +67,7 @@ def authenticate(username: str, password: str, address: str, *, admin: bool, lim
         minutes = max(1, window // 60)
         raise RateLimited(f"Too many failed login attempts. Please wait {minutes} minutes and try again.")
     user = User.get_or_none(User.username == (username or "").strip())
-    ok = check_password_hash(user.password_hash if user else _DUMMY_HASH, password or "")
+    ok = check_password_hash(user.password_hash if user else _dummy_hash(HASH_METHOD), password or "")
     if not (user and ok and user.is_active and (user.is_admin or not admin)):
         LoginAttempt.create(key=key, address=address)
         raise ValidationError(LOGIN_FAILED)

@@ -112,6 +112,16 @@ def test_login_password_rules_in_the_cli(app):
     assert stored.startswith("scrypt:") and "long enough" not in stored
 
 
+def test_login_production_hash_is_werkzeugs_full_scrypt():
+    """The suite hashes cheaply (tests/conftest.py); the product keeps werkzeug's scrypt at n=32768."""
+    from werkzeug.security import generate_password_hash
+
+    from tests.conftest import PRODUCTION_HASH_METHOD
+
+    assert PRODUCTION_HASH_METHOD == "scrypt"
+    assert generate_password_hash("x", method=PRODUCTION_HASH_METHOD).startswith("scrypt:32768:8:1$")
+
+
 def test_login_oversized_credentials_are_refused_without_hashing_megabytes(app, client, accounts):
     resp = login(client, "alice", "x" * 100_000)
     assert resp.status_code == 400  # the form's length limit, before any hash is computed
