@@ -1,7 +1,7 @@
 """Context building: per-stage latency of ``rag.retrieve.build_context`` at 10k, 100k and 1M chunks,
 against a plain NumPy float32 cosine top-k over the same vectors in the same process.
 
-Data: SciFact abstracts (``/work/shared/eval/scifact/corpus.jsonl``; override with
+Data: SciFact abstracts (``../shared/eval/scifact/corpus.jsonl`` next to the checkout; override with
 IRISRAG_BENCH_CORPUS) chunked with the product's chunker (700 / 150). The first N_REAL chunks
 (10,000; quick 2,000) are embedded with the default USE embedder (cached in bench/data/cache/).
 Larger tables repeat the real documents as new documents: copy 0 keeps the real vectors,
@@ -74,7 +74,8 @@ from bench.common import (
     write_report,
 )
 
-CORPUS_DIR = Path(os.environ.get("IRISRAG_BENCH_CORPUS", "/work/shared/eval/scifact"))
+SHARED_SCIFACT = Path(__file__).resolve().parents[2] / "shared" / "eval" / "scifact"  # ../shared next to the checkout
+CORPUS_DIR = Path(os.environ.get("IRISRAG_BENCH_CORPUS", str(SHARED_SCIFACT)))
 AREAS = 20
 SELECTED = (1, 2, 3)
 K = 256
@@ -99,7 +100,7 @@ LIGHT_VARIANTS = ("numpy", "numpy_subset", "lance_raw", "store_search", "store_f
 
 # --- data --------------------------------------------------------------------------
 
-def _corpus(n_real: int) -> tuple[list[int], list[list[str]]]:
+def load_corpus(n_real: int) -> tuple[list[int], list[list[str]]]:
     """Return (document index, chunk texts) of the first documents holding n_real chunks."""
     from irisrag.evaluation.beir import document_text
     from irisrag.ingest.chunk import chunk_text
@@ -118,7 +119,7 @@ def _corpus(n_real: int) -> tuple[list[int], list[list[str]]]:
     return docs, texts
 
 
-def _questions(n: int) -> list[str]:
+def load_questions(n: int) -> list[str]:
     with open(CORPUS_DIR / "queries.jsonl", encoding="utf-8") as handle:
         return [json.loads(line)["text"] for line, _ in zip(handle, range(n + WARMUP), strict=False)]
 
@@ -147,7 +148,7 @@ def inputs(quick: bool, max_size: int, embedder=None) -> tuple[list[list[str]], 
     from irisrag.embeddings import UseEmbedder
 
     embedder = embedder or UseEmbedder()
-    _, docs = _corpus(min(2_000 if quick else 10_000, max_size))
+    _, docs = load_corpus(min(2_000 if quick else 10_000, max_size))
     vectors, rate = _embed_cached(embedder, [t for d in docs for t in d], "scifact")
     return docs, vectors, rate
 
@@ -589,13 +590,13 @@ def _fulltext_variants(store, table) -> list[tuple[str, Callable]]:
     """The app's full-text leg and its parts, for the diagnosis."""
     from lancedb.query import MatchQuery
 
-    from irisrag.vectorstore import _WORDS
+    from irisrag.vectorstore import QUERY_WORDS
 
     columns = ["document_id", "area_id", "chunk_index", "page", "text", "_score"]
 
     def raw(question: str, *, vector: bool = True, where: bool = True, prefilter: bool = True, limit: int = K,
             words: int | None = None):
-        found = _WORDS.findall(question)[:words]
+        found = QUERY_WORDS.findall(question)[:words]
         query = table.search(MatchQuery(" ".join(found), "text"), query_type="fts")
         if where:
             query = query.where(_area_filter(), prefilter=prefilter)
@@ -696,7 +697,7 @@ def run(quick: bool, sizes: list[int] | None = None, queries: int | None = None)
         log(message)
         return f"## Context building\n\nSkipped: {message}\n"
     from irisrag.config import DEFAULTS
-    from irisrag.embeddings import UseEmbedder, _load_use
+    from irisrag.embeddings import UseEmbedder, load_use
     from irisrag.rag.retrieve import RetrievalSettings
     from irisrag.vectorstore import VectorStore
 
@@ -706,11 +707,11 @@ def run(quick: bool, sizes: list[int] | None = None, queries: int | None = None)
     settings = replace(RetrievalSettings.from_config(DEFAULTS), mode="vector")
 
     machine_text = machine()  # load average at the start
-    _load_use()
+    load_use()
     embedder = UseEmbedder()
     docs, vectors, embed_rate = inputs(quick, max(sizes), embedder)
     n_real, n_docs = len(vectors), len(docs)
-    questions = _questions(n_questions)
+    questions = load_questions(n_questions)
     qvecs = [embedder.embed_query(q) for q in questions]
     log(f"{n_real} real chunks from {n_docs} SciFact documents; {len(questions) - WARMUP} questions "
         f"(+{WARMUP} warm-up)")

@@ -67,7 +67,7 @@ def _help(reason: str) -> str:
             f"{EXTRACTED}/), then rerun. The context benchmark does not need them.")
 
 
-def _pdf_slice(source: Path, pages: int, target: Path) -> Path:
+def pdf_slice(source: Path, pages: int, target: Path) -> Path:
     """Write the first ``pages`` pages of a PDF to ``target``."""
     if target.is_file():
         return target
@@ -106,7 +106,7 @@ def inputs(quick: bool) -> list[InputSet]:
     pdf_source = EXTRACTED / "debian-reference.de.pdf"
     html_all = sorted(EXTRACTED.glob("*.en.html"))
     if quick:
-        pdf = _pdf_slice(pdf_source, QUICK_PDF_PAGES, INPUTS / f"debian-reference.de.p1-{QUICK_PDF_PAGES}.pdf")
+        pdf = pdf_slice(pdf_source, QUICK_PDF_PAGES, INPUTS / f"debian-reference.de.p1-{QUICK_PDF_PAGES}.pdf")
         html = tuple(EXTRACTED / name for name in QUICK_HTML)
         md = _markdown(EXTRACTED / "debian-reference.en.txt.gz", INPUTS / "debian-reference.en.quick.md",
                        QUICK_MARKDOWN_CHARS)

@@ -49,7 +49,7 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _redis() -> tuple[str, subprocess.Popen | None]:
+def start_redis() -> tuple[str, subprocess.Popen | None]:
     """Return a Redis URL that answers, starting the bundled server when needed."""
     from irisrag.localredis import answers, bundled_command
 
@@ -67,7 +67,7 @@ def _redis() -> tuple[str, subprocess.Popen | None]:
     raise RuntimeError("no Redis at 127.0.0.1:6379 and the bundled Valkey did not start")
 
 
-def _instance_config(tmp: Path, redis_url: str, embedder: str = "use") -> dict:
+def instance_config(tmp: Path, redis_url: str, embedder: str = "use") -> dict:
     """Return the app config of a throwaway instance in ``tmp`` (SQLite, LanceDB, staging, unique queue)."""
     return {
         "SECRET_KEY": "bench", "DATABASE_URL": f"sqlite:///{tmp / 'irisrag.db'}", "REDIS_URL": redis_url,
@@ -77,7 +77,7 @@ def _instance_config(tmp: Path, redis_url: str, embedder: str = "use") -> dict:
     }
 
 
-def _delete_queue(redis_url: str, queue_name: str) -> None:
+def delete_queue(redis_url: str, queue_name: str) -> None:
     """Delete the bench queue, its jobs and the app's keys for it (best effort: the name is unique anyway)."""
     try:
         from redis import Redis
@@ -91,7 +91,7 @@ def _delete_queue(redis_url: str, queue_name: str) -> None:
         log(f"could not delete the bench queue: {exc}")
 
 
-def _start_worker(config: dict, logfile: Path) -> tuple[subprocess.Popen, float]:
+def start_worker(config: dict, logfile: Path) -> tuple[subprocess.Popen, float]:
     """Start worker.py (its own process group) and wait until it is registered on the queue."""
     from redis import Redis
     from rq import Queue, Worker
@@ -119,14 +119,14 @@ def _start_worker(config: dict, logfile: Path) -> tuple[subprocess.Popen, float]
     queue = Queue(config["QUEUE_NAME"], connection=redis)
     while time.perf_counter() - started < 120:
         if proc.poll() is not None:
-            raise RuntimeError(f"worker.py exited with {proc.returncode}:\n{_tail(logfile)}")
+            raise RuntimeError(f"worker.py exited with {proc.returncode}:\n{tail(logfile)}")
         if Worker.all(queue=queue):
             return proc, time.perf_counter() - started
         time.sleep(0.05)
-    raise RuntimeError(f"worker.py did not register within 120 s:\n{_tail(logfile)}")
+    raise RuntimeError(f"worker.py did not register within 120 s:\n{tail(logfile)}")
 
 
-def _stop_worker(proc: subprocess.Popen) -> None:
+def stop_worker(proc: subprocess.Popen) -> None:
     try:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(30)
@@ -137,7 +137,7 @@ def _stop_worker(proc: subprocess.Popen) -> None:
         proc.wait(10)
 
 
-def _tail(path: Path, lines: int = 40) -> str:
+def tail(path: Path, lines: int = 40) -> str:
     try:
         return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
     except OSError:
@@ -150,7 +150,7 @@ def _proc_cpu(pid: int) -> float:
     return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
-def _children(pid: int) -> list[int]:
+def children(pid: int) -> list[int]:
     try:
         return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
     except OSError:
@@ -160,13 +160,13 @@ def _children(pid: int) -> list[int]:
 def _wait_reaped(pid: int, seconds: float = 10.0) -> None:
     """Wait until the worker has reaped its work horse (so the horse's CPU time is counted)."""
     deadline = time.monotonic() + seconds
-    while _children(pid) and time.monotonic() < deadline:
+    while children(pid) and time.monotonic() < deadline:
         time.sleep(0.02)
 
 
 def cold_model_load_seconds() -> float:
     """Time loading the USE model in a fresh process (what each forked work horse pays)."""
-    code = ("import time; import irisrag.embeddings as e; t=time.perf_counter(); e._load_use(); "
+    code = ("import time; import irisrag.embeddings as e; t=time.perf_counter(); e.load_use(); "
             "print(time.perf_counter()-t)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     return float(out.stdout.strip().splitlines()[-1])
@@ -227,7 +227,7 @@ def _in_process(item: InputSet, embedder, store, settings, next_id) -> tuple[flo
     return time.perf_counter() - started, totals
 
 
-def _register_with_retry(import_local_file, area_id: int, path: Path, retries: list[str]) -> int:
+def register_with_retry(import_local_file, area_id: int, path: Path, retries: list[str]) -> int:
     """Call the import service, retrying SQLite's "database is locked" (counted and reported).
 
     ``services.registration.register`` reads and then inserts inside one deferred transaction; when
@@ -268,7 +268,7 @@ def _through_worker(app, area_id: int, item: InputSet, staging: Path, seen_jobs:
     with app.app_context(), db.connection_context():
         cpu_before = _proc_cpu(worker_pid) + time.process_time()
         started = time.perf_counter()
-        ids = [_register_with_retry(import_local_file, area_id, path, retries) for path in copies]
+        ids = [register_with_retry(import_local_file, area_id, path, retries) for path in copies]
         while True:
             rows = list(Document.select(Document.id, Document.status, Document.chunk_count, Document.error,
                                         Document.error_detail).where(Document.id.in_(ids)))
@@ -279,13 +279,13 @@ def _through_worker(app, area_id: int, item: InputSet, staging: Path, seen_jobs:
                 cpu = _proc_cpu(worker_pid) + own_cpu - cpu_before
                 break
             if time.perf_counter() - started > 3600:
-                raise RuntimeError(f"imports still running after an hour:\n{_tail(logfile)}")
+                raise RuntimeError(f"imports still running after an hour:\n{tail(logfile)}")
             time.sleep(POLL_SECONDS)
         failed = [row for row in rows if row.status != "done"]
         if failed:
             row = failed[0]
             raise RuntimeError(f"import of document {row.id} ended {row.status}: {row.error}\n{row.error_detail}\n"
-                               f"worker log:\n{_tail(logfile)}")
+                               f"worker log:\n{tail(logfile)}")
         chunks = sum(row.chunk_count for row in rows)
         queue = Queue(app.config["QUEUE_NAME"], connection=components.get().redis)
         totals: dict[str, float] = {}
@@ -381,10 +381,10 @@ def run(quick: bool, reps: int | None = None, embedder: str = "use") -> str:
 
     machine_text = machine()  # load average at the start
     tmp = Path(tempfile.mkdtemp(prefix="irisrag-bench-import-"))
-    redis_url, redis_proc = _redis()
+    redis_url, redis_proc = start_redis()
     worker = None
     try:
-        config = _instance_config(tmp, redis_url, embedder)
+        config = instance_config(tmp, redis_url, embedder)
         app = create_app(config)
         for name in ("irisrag", "rq"):
             logging.getLogger(name).setLevel(logging.WARNING)
@@ -398,7 +398,7 @@ def run(quick: bool, reps: int | None = None, embedder: str = "use") -> str:
         load_cold = cold_model_load_seconds() if embedder == "use" else float("nan")
         log(f"cold USE model load in a fresh process: {load_cold:.2f} s")
         logfile = tmp / "worker.log"
-        worker, worker_start = _start_worker(config, logfile)
+        worker, worker_start = start_worker(config, logfile)
         log(f"worker registered after {worker_start:.2f} s")
 
         embedder_name, embedder = embedder, build_embedder({"EMBEDDER": embedder})
@@ -444,8 +444,8 @@ def run(quick: bool, reps: int | None = None, embedder: str = "use") -> str:
             load_cold_end = cold_model_load_seconds()
     finally:
         if worker is not None:
-            _stop_worker(worker)
-        _delete_queue(redis_url, config["QUEUE_NAME"])
+            stop_worker(worker)
+        delete_queue(redis_url, config["QUEUE_NAME"])
         if redis_proc is not None:
             redis_proc.terminate()
             redis_proc.wait(10)

@@ -14,7 +14,7 @@ original. ``--quick``: the 250-page prefix only.
 
 Three views, each input on its own:
 
-1. **Worker**: a real ``worker.py`` started by ``bench.import_bench._start_worker`` (temporary
+1. **Worker**: a real ``worker.py`` started by ``bench.import_bench.start_worker`` (temporary
    instance: SQLite, LanceDB and staging folder; unique RQ queue; Redis db 14 at
    127.0.0.1:6379 or the bundled Valkey; ``IRISRAG_MAINTENANCE_INTERVAL=0``; the USE
    embedder unless ``--embedder fake``), a fresh instance and worker per input so that no
@@ -64,17 +64,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.common import DATA, ROOT, load_average, log, machine, table, write_report
-from bench.data import DataUnavailable, _pdf_slice
+from bench.data import DataUnavailable, pdf_slice
 from bench.import_bench import (
     POLL_SECONDS,
-    _children,
-    _delete_queue,
-    _instance_config,
-    _redis,
-    _register_with_retry,
-    _start_worker,
-    _stop_worker,
-    _tail,
+    children,
+    delete_queue,
+    instance_config,
+    register_with_retry,
+    start_redis,
+    start_worker,
+    stop_worker,
+    tail,
 )
 
 PACKAGE = "r-doc-pdf"
@@ -147,7 +147,7 @@ def _rewrite(source: Path, pages: int, target: Path) -> float | None:
     if target.is_file():
         return None
     started = time.perf_counter()
-    _pdf_slice(source, pages, target)
+    pdf_slice(source, pages, target)
     return time.perf_counter() - started
 
 
@@ -205,7 +205,7 @@ def proc_memory(pid: int | str = "self", private: bool = False) -> dict[str, flo
 def _descendants(pid: int) -> list[int]:
     found, todo = [], [pid]
     while todo:
-        for child in _children(todo.pop()):
+        for child in children(todo.pop()):
             found.append(child)
             todo.append(child)
     return found
@@ -301,7 +301,7 @@ def _worker_import(item: Input, redis_url: str, workroot: Path, embedder: str) -
     from irisrag.services.documents import import_local_file
 
     tmp = Path(tempfile.mkdtemp(prefix="memory-", dir=workroot))
-    config = _instance_config(tmp, redis_url, embedder)
+    config = instance_config(tmp, redis_url, embedder)
     app = create_app(config)
     for name in ("irisrag", "rq"):
         logging.getLogger(name).setLevel(logging.WARNING)
@@ -309,7 +309,7 @@ def _worker_import(item: Input, redis_url: str, workroot: Path, embedder: str) -
         upgrade()
         area_id = create_named(Area, "bench").id
     logfile = tmp / "worker.log"
-    worker, worker_start = _start_worker(config, logfile)
+    worker, worker_start = start_worker(config, logfile)
     try:
         idle = _idle_memory(worker.pid)
         before = set(_descendants(worker.pid))
@@ -323,7 +323,7 @@ def _worker_import(item: Input, redis_url: str, workroot: Path, embedder: str) -
         sampler.start()
         with app.app_context(), db.connection_context():
             started = time.perf_counter()
-            doc_id = _register_with_retry(import_local_file, area_id, source, retries)
+            doc_id = register_with_retry(import_local_file, area_id, source, retries)
             while True:
                 row = Document.get_by_id(doc_id)
                 now = time.perf_counter()
@@ -333,7 +333,7 @@ def _worker_import(item: Input, redis_url: str, workroot: Path, embedder: str) -
                     wall = now - started
                     break
                 if now - started > IMPORT_LIMIT_SECONDS:
-                    raise RuntimeError(f"import still running after {IMPORT_LIMIT_SECONDS} s:\n{_tail(logfile)}")
+                    raise RuntimeError(f"import still running after {IMPORT_LIMIT_SECONDS} s:\n{tail(logfile)}")
                 time.sleep(POLL_SECONDS)
             # The horse still saves the job's result and exits; keep sampling until it is gone.
             deadline = time.monotonic() + 30
@@ -342,7 +342,7 @@ def _worker_import(item: Input, redis_url: str, workroot: Path, embedder: str) -
             sampler.stop()
             if row.status != "done":
                 raise RuntimeError(f"import of {item.path.name} ended {row.status}: {row.error}\n{row.error_detail}\n"
-                                   f"worker log:\n{_tail(logfile)}")
+                                   f"worker log:\n{tail(logfile)}")
             chunks = row.chunk_count
         parent = proc_memory(worker.pid) or {}
         horses = [pid for pid in sampler.peak if pid != worker.pid and pid not in before]
@@ -360,8 +360,8 @@ def _worker_import(item: Input, redis_url: str, workroot: Path, embedder: str) -
             "samples": sum(1 for _, pid, _ in sampler.series if pid == horse), "lock_retries": len(retries),
         }
     finally:
-        _stop_worker(worker)
-        _delete_queue(redis_url, config["QUEUE_NAME"])
+        stop_worker(worker)
+        delete_queue(redis_url, config["QUEUE_NAME"])
         shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -697,7 +697,7 @@ def run(quick: bool, embedder: str = "use") -> str:
                 "batch_size": int(DEFAULTS["EMBEDDING_BATCH_SIZE"])}
     machine_text = machine()
     workroot = Path(tempfile.mkdtemp(prefix="irisrag-bench-memory-"))
-    redis_url, redis_proc = _redis()
+    redis_url, redis_proc = start_redis()
     worker_rows, in_process_rows, extract_rows = [], [], []
     try:
         log(f"redis {redis_url}; inputs: " + ", ".join(f"{i.label} ({i.path.name})" for i in items))

