@@ -11,6 +11,7 @@ WHAT is any of ``import context index stream load memory scale`` or ``all`` (the
 - ``scale``    retrieval per leg at 1M chunks and the web process's RSS at 100k and 1M chunks
 - ``rerank``   what the optional e5 reranker costs a question, next to the question's embedding
 - ``extract``  PDF text: run-together words and CPU ms per page, pypdf (old) vs PDFium (new)
+- ``ocr``      OCR character error rate and seconds per page on pages rendered from known text
 
 Every report is also written to ``bench/out/<name>.md`` (and a timestamped copy with the raw
 numbers as JSON). See bench/README.md for what each table means and how long each takes.
@@ -21,7 +22,7 @@ import argparse
 import sys
 import time
 
-CHOICES = ("import", "context", "index", "stream", "load", "memory", "scale", "rerank", "extract")
+CHOICES = ("import", "context", "index", "stream", "load", "memory", "scale", "rerank", "extract", "ocr")
 
 
 def _import(args) -> str:
@@ -83,8 +84,14 @@ def _extract(args) -> str:
     return extract_bench.run(args.quick)
 
 
+def _ocr(args) -> str:
+    from bench import ocr_bench
+
+    return ocr_bench.run(2 if args.quick else 3)
+
+
 RUNNERS = {"import": _import, "context": _context, "index": _index, "stream": _stream, "load": _load,
-           "memory": _memory, "scale": _scale, "rerank": _rerank, "extract": _extract}
+           "memory": _memory, "scale": _scale, "rerank": _rerank, "extract": _extract, "ocr": _ocr}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -107,6 +107,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("URL_TIMEOUT", 20.0, "Seconds to wait for a web page during URL import.", float),
     Setting("URL_ALLOWLIST", [], "Comma-separated hosts or networks (CIDR) that URL import may reach although private/loopback.", _list),
     Setting("JOB_TIMEOUT", 3600, "Seconds an import job may run before RQ stops it.", int),
+    Setting("OCR_LANGUAGES", "deu+eng", "Languages tesseract reads scanned PDF pages and images in (`-l`, joined by `+`; each needs its `tesseract-ocr-LANG` package).", str),
+    Setting("OCR_PAGE_TIMEOUT", 120.0, "Seconds tesseract may spend on one page; a page past it is left out of the document (logged).", float),
     Setting("IMPORT_STALE_SECONDS", 600, "An import whose progress has not moved for this long is marked failed (its worker stopped).", int),
     Setting("FAKE_EMBED_DELAY", 0.0, "Tests only: seconds the fake embedder sleeps per batch.", float),
     Setting("LOGIN_RATE_LIMIT", 5, "Failed logins allowed per account and client address within the window.", int),

@@ -14,6 +14,18 @@ if ! command -v chromium >/dev/null 2>&1; then
   fi
 fi
 
+# OCR tests use Debian's tesseract with the German and English language data.
+if ! command -v tesseract >/dev/null 2>&1 || ! tesseract --list-langs 2>/dev/null | grep -qx deu; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing Debian's tesseract-ocr (deu, eng) for the OCR tests..."
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+      tesseract-ocr tesseract-ocr-deu tesseract-ocr-eng) >>/tmp/irisrag-apt.log 2>&1 \
+      || echo "Could not install tesseract-ocr (see /tmp/irisrag-apt.log); OCR tests will be skipped."
+  else
+    echo "tesseract-ocr is not installed; OCR tests will be skipped (apt-get install tesseract-ocr tesseract-ocr-deu tesseract-ocr-eng)."
+  fi
+fi
+
 # PostgreSQL: start the local cluster if it exists but is down.
 if command -v pg_isready >/dev/null 2>&1 && ! pg_isready -h 127.0.0.1 -p 5432 -q; then
   if command -v pg_ctlcluster >/dev/null 2>&1 && [ -d /etc/postgresql ]; then

@@ -34,6 +34,18 @@ def missing(reason: str):
     pytest.skip(reason)
 
 
+@pytest.fixture
+def tesseract():
+    """Debian's tesseract with German and English data (installed by scripts/test.sh), or skip/fail."""
+    import shutil
+
+    program = shutil.which("tesseract")
+    langs = subprocess.run([program, "--list-langs"], capture_output=True, text=True).stdout if program else ""
+    if not {"deu", "eng"} <= set(langs.split()):
+        missing("tesseract-ocr with tesseract-ocr-deu and tesseract-ocr-eng is not installed")
+    return program
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -50,7 +50,7 @@ def folder(tmp_path):
     """Good files (one in a subfolder), two that fail extraction, an unsupported and a hidden one."""
     root = copy(GOOD[:3] + ["binary.txt", "empty.txt"], tmp_path / "docs")
     copy(["sample.html", "sample.csv"], root / "sub")
-    (root / "report.docx").write_bytes(b"PK\x03\x04 not really a docx")
+    (root / "report.rtf").write_bytes(b"PK\x03\x04 not really a docx")
     (root / ".hidden.md").write_text("# hidden\n\nnot imported")
     return root
 
@@ -61,7 +61,7 @@ def test_import_folder_sync_counts_new_unchanged_updated_and_failed(area_app, fo
     assert first.exit_code == 1, first.output
     report = out(first)
     assert report["summary"] == {"new": 5, "updated": 0, "unchanged": 0, "failed": 2}
-    assert report["skipped"] == [str(folder / "report.docx")]
+    assert report["skipped"] == [str(folder / "report.rtf")]
     by_name = {d["name"]: d for d in report["documents"]}
     assert set(by_name) == {*GOOD, "sample.csv", "binary.txt", "empty.txt"} and len(report["documents"]) == 7
     assert by_name["empty.txt"]["status"] == "failed" and "no extractable text" in by_name["empty.txt"]["error"]
@@ -97,21 +97,21 @@ def test_import_folder_refusal_of_one_file_fails_it_alone(area_app, folder):
     assert result.exit_code == 1
     assert re.search(r"failed .*sample\.csv .*being imported right now", result.stdout)
     assert "0 new, 0 updated, 4 unchanged, 3 failed, 1 skipped" in result.stdout
-    assert re.search(r"skipped .*report\.docx", result.stdout)
+    assert re.search(r"skipped .*report\.rtf", result.stdout)
 
 
 def test_import_errors_exit_1_with_a_clear_message(area_app, tmp_path):
     app = area_app
     folder = copy(["excerpt-de.md"], tmp_path / "d")
-    (folder / "letter.docx").write_bytes(b"PK")
+    (folder / "letter.rtf").write_bytes(b"PK")
     result = rag(app, "import-folder", folder, "--area", "Nowhere")
     assert result.exit_code == 1 and "There is no area “Nowhere”" in result.stderr
     result = rag(app, "import-folder", tmp_path / "missing", "--area", "Handbook")
     assert result.exit_code == 1 and "There is no folder" in result.stderr
     result = rag(app, "import-file", tmp_path / "missing.md", "--area", "Handbook", "--sync")
     assert result.exit_code == 1 and "There is no file" in result.stdout
-    result = rag(app, "import-file", folder / "letter.docx", "--area", "Handbook", "--sync", "--json")
-    assert result.exit_code == 1 and "type .docx is not supported" in out(result)["documents"][0]["error"]
+    result = rag(app, "import-file", folder / "letter.rtf", "--area", "Handbook", "--sync", "--json")
+    assert result.exit_code == 1 and "type .rtf is not supported" in out(result)["documents"][0]["error"]
     assert rag(app, "import-file", folder / "excerpt-de.md", "--area", "Handbook", "--sync", "--wait").exit_code == 2
     assert rows(app) == {}
 

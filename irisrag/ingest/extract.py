@@ -8,7 +8,10 @@ from pathlib import Path, PurePath
 
 from irisrag.errors import ExtractionError, UnsupportedFileType
 from irisrag.ingest.extract_html import MAX_HTML_CHARS, extract_html_bytes, extract_html_text
-from irisrag.ingest.extract_pdf import iter_pdf_pages, open_pdf
+from irisrag.ingest.extract_odf import epub_pages, odp_pages, ods_pages, odt_pages
+from irisrag.ingest.extract_office import docx_pages, pptx_pages, xlsx_pages
+from irisrag.ingest.extract_pdf import PdfFile, iter_pdf_pages, open_pdf
+from irisrag.ingest.ocr import OcrSettings, image_pages, pdf_missing_ocr_error, pdf_page_reader, tesseract
 from irisrag.ingest.pages import Extracted, Page
 
 __all__ = [
@@ -27,8 +30,25 @@ SUPPORTED: dict[str, str] = {
     ".csv": "csv",
     ".html": "html",
     ".htm": "html",
+    ".docx": "docx",
+    ".pptx": "pptx",
+    ".xlsx": "xlsx",
+    ".odt": "odt",
+    ".ods": "ods",
+    ".odp": "odp",
+    ".epub": "epub",
+    ".png": "image",
+    ".jpg": "image",
+    ".jpeg": "image",
+    ".tif": "image",
+    ".tiff": "image",
 }
 KINDS = frozenset(SUPPORTED.values())
+# Office, OpenDocument and EPUB files: ZIP packages, each read by its own library.
+PACKAGE_READERS: dict[str, Callable[[Path], Iterator[Page]]] = {
+    "docx": docx_pages, "pptx": pptx_pages, "xlsx": xlsx_pages,
+    "odt": odt_pages, "ods": ods_pages, "odp": odp_pages, "epub": epub_pages,
+}
 
 # Text files are read whole; past this they are not documents but data dumps.
 MAX_TEXT_BYTES = 64 * 1024 * 1024
@@ -129,15 +149,29 @@ def extract_csv_file(path: Path) -> Page:
     return Page(None, "\n".join(lines[1:]), header=lines[0])
 
 
-def iter_pages(path: Path, kind: str | None = None) -> Iterator[Page]:
+def _pdf_pages(path: Path, pdf: PdfFile | None, ocr: OcrSettings) -> Iterator[Page]:
+    """Yield a PDF's pages, OCRing those without text; no text at all and no tesseract: say so."""
+    any_text = False
+    for page in iter_pdf_pages(path, pdf, pdf_page_reader(ocr)):
+        any_text = any_text or bool(page.text.strip())
+        yield page
+    if not any_text and tesseract() is None:
+        raise pdf_missing_ocr_error(path)
+
+
+def iter_pages(path: Path, kind: str | None = None, ocr: OcrSettings | None = None) -> Iterator[Page]:
     """Yield the pages of a file, streaming PDFs page by page."""
     kind = kind or kind_for(path.name)
     if kind == "pdf":
-        yield from iter_pdf_pages(path)
+        yield from _pdf_pages(path, None, ocr or OcrSettings())
+    elif kind == "image":
+        yield from image_pages(path, ocr or OcrSettings())
     elif kind == "text":
         yield Page(None, extract_text_file(path))
     elif kind == "csv":
         yield extract_csv_file(path)
+    elif kind in PACKAGE_READERS:
+        yield from PACKAGE_READERS[kind](path)
     elif kind == "html":
         yield Page(None, extract_html_file(path))
     else:
@@ -146,7 +180,8 @@ def iter_pages(path: Path, kind: str | None = None) -> Iterator[Page]:
         )
 
 
-def page_source(path: Path, kind: str | None = None) -> tuple[int | None, Callable[[], Iterator[Page]]]:
+def page_source(path: Path, kind: str | None = None,
+                ocr: OcrSettings | None = None) -> tuple[int | None, Callable[[], Iterator[Page]]]:
     """Return (page count or None, a function that starts iterating the pages).
 
     A PDF is opened here, so a damaged or encrypted file fails at once; its pages are read
@@ -155,8 +190,8 @@ def page_source(path: Path, kind: str | None = None) -> tuple[int | None, Callab
     kind = kind or kind_for(path.name)
     if kind == "pdf":
         pdf = open_pdf(path)
-        return pdf.pages, lambda: iter_pdf_pages(path, pdf)
-    return None, lambda: iter_pages(path, kind)
+        return pdf.pages, lambda: _pdf_pages(path, pdf, ocr or OcrSettings())
+    return None, lambda: iter_pages(path, kind, ocr)
 
 
 def extract(path: Path, kind: str | None = None) -> Extracted:

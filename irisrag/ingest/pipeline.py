@@ -21,6 +21,7 @@ import numpy as np
 from irisrag.errors import ExtractionError
 from irisrag.ingest.chunk import Chunk, chunk_pages
 from irisrag.ingest.extract import EMPTY_MESSAGE, page_source
+from irisrag.ingest.ocr import OcrSettings
 from irisrag.ingest.prefetch import PagePrefetch
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,7 @@ class PipelineSettings:
     chunk_size: int = 700
     chunk_overlap: int = 150
     batch_size: int = 32
+    ocr: OcrSettings = field(default_factory=OcrSettings)
 
 
 @dataclass(frozen=True)
@@ -83,7 +85,7 @@ def run_import(job: ImportJob, *, embedder, store, settings: PipelineSettings, p
     if sha256 == job.known_sha256 and job.known_chunks > 0 and not job.force:
         return ImportResult("unchanged", sha256, size, job.known_chunks, {"hash": time.perf_counter() - started})
     progress("extracting", 0, 0)
-    page_total, source = page_source(job.path, job.kind)
+    page_total, source = page_source(job.path, job.kind, settings.ocr)
     pages = PagePrefetch(source)
     try:
         rows, vectors = _chunk_and_embed(pages, page_total, embedder, settings, progress, timings)

@@ -162,6 +162,7 @@ def _release(lock) -> None:
 
 def import_document(document_id: int, force: bool = False, *, use_lock: bool = True) -> dict:
     """Run the pipeline for one document (the RQ task; the CLI's --sync calls it in-process)."""
+    from irisrag.ingest.ocr import OcrSettings
     from irisrag.ingest.pipeline import ImportJob, PipelineSettings, run_import
 
     with db.connection_context():
@@ -178,7 +179,8 @@ def import_document(document_id: int, force: bool = False, *, use_lock: bool = T
         try:
             job = ImportJob(doc.id, doc.area_id, Path(doc.directory) / doc.name, doc.kind, doc.sha256,
                             doc.chunk_count if doc.embedder_key == comps.embedder.key else 0, force)
-            settings = PipelineSettings(config["CHUNK_SIZE"], config["CHUNK_OVERLAP"], config["EMBEDDING_BATCH_SIZE"])
+            settings = PipelineSettings(config["CHUNK_SIZE"], config["CHUNK_OVERLAP"], config["EMBEDDING_BATCH_SIZE"],
+                                        OcrSettings(config["OCR_LANGUAGES"], config["OCR_PAGE_TIMEOUT"]))
             result = run_import(job, embedder=comps.embedder, store=comps.store, settings=settings, progress=progress)
             # Indexes current for hybrid retrieval; a failure here is logged, never fails the import.
             upkeep = (maintain_after_import(use_lock=use_lock, document_id=document_id)

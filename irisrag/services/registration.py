@@ -15,6 +15,7 @@ from irisrag.errors import Conflict, NotFound, ValidationError
 from irisrag.extensions import db
 from irisrag.ingest import stage
 from irisrag.ingest.extract import kind_for
+from irisrag.ingest.sniff import check_content, head_of
 from irisrag.models import Area, Document
 
 Registered = tuple[Document, bool]
@@ -58,6 +59,7 @@ def upload(area: Area, filename: str, data: bytes | BinaryIO) -> Registered:
     """Stage an uploaded file under <upload root>/upload/<area id>/ and register it."""
     name = stage.safe_file_name(filename)
     kind = kind_for(name)
+    check_content(name, kind, head_of(data))  # refused here, not minutes later in the queue
     path = stage.stage_bytes(upload_root(), "upload", name, data, _config()["MAX_UPLOAD_BYTES"], area_id=area.id)
     _adopt_flat_upload(area, name, path.parent)
     return register(area, path.parent, name, kind)

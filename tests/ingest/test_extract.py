@@ -43,7 +43,7 @@ def test_kind_for_known_extensions(name, kind):
     assert kind_for(name) == kind
 
 
-@pytest.mark.parametrize("name", ["bild.png", "archiv.tar.gz", "README", "tabelle.xlsx", ".pdf.exe"])
+@pytest.mark.parametrize("name", ["bild.gif", "archiv.tar.gz", "README", "tabelle.xls", ".pdf.exe"])
 def test_kind_for_unsupported_lists_supported_types(name):
     with pytest.raises(UnsupportedFileType) as info:
         kind_for(name)

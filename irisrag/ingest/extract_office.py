@@ -1,0 +1,109 @@
+"""Office Open XML: DOCX (python-docx), PPTX (python-pptx, a page per slide), XLSX (openpyxl, read-only).
+
+Headings of a Word document become Markdown headings, table rows one line each with
+" | " between cells. A spreadsheet's sheet is a table page: its first non-empty row is
+the header the chunker puts atop every chunk of that sheet.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from irisrag.errors import ExtractionError
+from irisrag.ingest.office_zip import check_package, damaged
+from irisrag.ingest.pages import Page
+
+_HEADING_STYLE = re.compile(r"^(?:heading|überschrift|titre|título)\s*(\d)$", re.IGNORECASE)
+MAX_SHEET_ROWS = 1_000_000
+
+
+def table_row(cells: Iterable[object]) -> str:
+    """Return one table row as a line: the cells' text, empty ones left out, joined by ' | '."""
+    texts = (" ".join(str(cell).split()) for cell in cells if cell is not None)
+    return " | ".join(text for text in texts if text)
+
+
+def _open(loader, path: Path):
+    check_package(path)
+    try:
+        return loader(str(path))
+    except ExtractionError:
+        raise
+    except Exception as exc:  # the libraries raise KeyError, BadZipFile, XML errors, ...
+        raise damaged(path, exc) from exc
+
+
+def _paragraph(paragraph) -> str:
+    text = paragraph.text.strip()
+    style = getattr(paragraph.style, "name", "") or ""
+    level = _HEADING_STYLE.match(style.strip())
+    if text and (level or style == "Title"):
+        return f"{'#' * (int(level.group(1)) if level else 1)} {text}"
+    return text
+
+
+def docx_pages(path: Path) -> Iterator[Page]:
+    """Yield a Word document as one page: paragraphs and tables in document order."""
+    import docx
+    from docx.table import Table
+
+    document = _open(docx.Document, path)
+    blocks = []
+    for block in document.iter_inner_content():
+        if isinstance(block, Table):
+            blocks.append("\n".join(table_row(cell.text for cell in row.cells) for row in block.rows))
+        else:
+            blocks.append(_paragraph(block))
+    yield Page(None, "\n\n".join(block for block in blocks if block))
+
+
+def _shape_texts(shapes) -> Iterator[str]:
+    for shape in shapes:
+        if getattr(shape, "has_text_frame", False) and shape.has_text_frame:
+            yield shape.text_frame.text
+        if getattr(shape, "has_table", False) and shape.has_table:
+            yield "\n".join(table_row(cell.text for cell in row.cells) for row in shape.table.rows)
+        if hasattr(shape, "shapes"):  # a group
+            yield from _shape_texts(shape.shapes)
+
+
+def pptx_pages(path: Path) -> Iterator[Page]:
+    """Yield each slide (1-based number as the page) with its texts, tables and speaker notes."""
+    import pptx
+
+    presentation = _open(pptx.Presentation, path)
+    for number, slide in enumerate(presentation.slides, start=1):
+        texts = [text.strip() for text in _shape_texts(slide.shapes)]
+        if slide.has_notes_slide and slide.notes_slide.notes_text_frame is not None:
+            texts.append(slide.notes_slide.notes_text_frame.text.strip())
+        yield Page(number, "\n\n".join(text for text in texts if text))
+
+
+def xlsx_pages(path: Path) -> Iterator[Page]:
+    """Yield each sheet as a table page (the sheet's number as the page), read row by row."""
+    import openpyxl
+
+    workbook = _open(lambda p: openpyxl.load_workbook(p, read_only=True, data_only=True), path)
+    try:
+        for number, sheet in enumerate(workbook.worksheets, start=1):
+            yield sheet_page(number, sheet.title, sheet.iter_rows(values_only=True))
+    except ExtractionError:
+        raise
+    except Exception as exc:
+        raise damaged(path, exc) from exc
+    finally:
+        workbook.close()
+
+
+def sheet_page(number: int, title: str, rows: Iterable[Iterable[object]]) -> Page:
+    """Return a sheet as a table page: '# title' and its first non-empty row as the header."""
+    lines = []
+    for count, row in enumerate(rows):
+        if count >= MAX_SHEET_ROWS:
+            break
+        line = table_row(row)
+        if line:
+            lines.append(line)
+    header = f"# {title}\n{lines[0]}" if lines else f"# {title}"
+    return Page(number, "\n".join(lines[1:]), header=header)

@@ -1,0 +1,115 @@
+"""Office, OpenDocument and EPUB files: real samples written by the libraries, then extracted."""
+from __future__ import annotations
+
+import resource
+import time
+import zipfile
+
+import pytest
+
+from irisrag.errors import ExtractionError
+from irisrag.ingest import office_zip
+from irisrag.ingest.chunk import chunk_pages
+from irisrag.ingest.extract import extract, iter_pages, kind_for
+
+from .office_samples import ROWS, WRITERS, write_zip_bomb_docx
+
+
+def sample(tmp_path, kind):
+    return WRITERS[kind](tmp_path / f"probe.{kind}")
+
+
+def test_docx_keeps_headings_paragraphs_and_table_rows_in_order(tmp_path):
+    [page] = extract(sample(tmp_path, "docx")).pages
+    assert page.number is None
+    assert page.text.split("\n\n") == [
+        "# Paketverwaltung", "APT löst Abhängigkeiten selbst auf und holt Pakete aus dem Archiv.",
+        "## Werkzeuge", "Paket | Zweck\ndpkg | installiert .deb-Dateien", "Nach der Tabelle folgt der Schluss."]
+
+
+def test_pptx_slides_are_pages_with_their_notes(tmp_path):
+    pages = extract(sample(tmp_path, "pptx")).pages
+    assert [p.number for p in pages] == [1, 2]
+    assert pages[0].text == "Einführung\n\nWas ist Debian?\n\nSprechernotiz eins"
+    assert "dpkg und apt arbeiten zusammen" in pages[1].text and "Sprechernotiz zwei" in pages[1].text
+
+
+@pytest.mark.parametrize("kind", ["xlsx", "ods"])
+def test_spreadsheet_sheets_carry_their_header_row_atop_every_chunk(tmp_path, kind):
+    pages = extract(sample(tmp_path, kind)).pages
+    first = pages[0]
+    assert first.number == 1 and first.header == "# Pakete\nNr | Name | Beschreibung"
+    chunks = list(chunk_pages([first], 400, 80))
+    assert len(chunks) > 10
+    assert all(c.text.startswith("# Pakete\nNr | Name | Beschreibung\n") for c in chunks)
+    rows = [line for c in chunks for line in c.text.splitlines()[2:]]
+    assert rows == [" | ".join(str(v) for v in row) for row in ROWS]
+    if kind == "xlsx":
+        assert pages[1].number == 2 and pages[1].header == "# Versionen\nVersion | Codename"
+        assert pages[1].text == "12 | bookworm"
+
+
+def test_odt_keeps_headings_and_paragraphs(tmp_path):
+    [page] = extract(sample(tmp_path, "odt")).pages
+    assert page.text.split("\n\n") == ["# Systemverwaltung", "Die Datei /etc/fstab beschreibt die Dateisysteme.",
+                                       "## Einhängen", "mount hängt ein Dateisystem ein."]
+
+
+def test_odp_slides_are_pages(tmp_path):
+    pages = extract(sample(tmp_path, "odp")).pages
+    assert [(p.number, p.text) for p in pages] == [(1, "Folie eins über Netzwerke"), (2, "Folie zwei über Drucker")]
+
+
+def test_epub_chapters_come_in_spine_order(tmp_path):
+    text = extract(sample(tmp_path, "epub")).text
+    assert text.index("Am Anfang war die Shell.") < text.index("Dann kam der Kernel.")
+
+
+@pytest.mark.parametrize("kind", sorted(WRITERS))
+def test_each_package_kind_is_supported_by_its_extension(kind):
+    assert kind_for(f"Datei.{kind.upper()}") == kind
+
+
+@pytest.mark.parametrize("kind", sorted(WRITERS))
+def test_truncated_package_fails_as_damaged(tmp_path, kind):
+    path = sample(tmp_path, kind)
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    with pytest.raises(ExtractionError) as caught:
+        list(iter_pages(path))
+    assert caught.value.message == office_zip.DAMAGED and path.name in caught.value.detail
+
+
+def test_encrypted_office_file_fails_with_the_password_reason(tmp_path):
+    path = tmp_path / "geheim.docx"
+    path.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 4096)  # how Office stores a protected DOCX
+    with pytest.raises(ExtractionError) as caught:
+        extract(path)
+    assert caught.value.message == office_zip.ENCRYPTED
+
+
+def test_encrypted_opendocument_fails_with_the_password_reason(tmp_path):
+    path = sample(tmp_path, "odt")
+    with zipfile.ZipFile(path) as package:
+        parts = {name: package.read(name) for name in package.namelist()}
+    manifest = parts["META-INF/manifest.xml"]
+    assert b"</manifest:manifest>" in manifest
+    parts["META-INF/manifest.xml"] = manifest.replace(
+        b"</manifest:manifest>", b"<manifest:encryption-data/></manifest:manifest>")
+    with zipfile.ZipFile(path, "w") as package:
+        for name, data in parts.items():
+            package.writestr(name, data)
+    with pytest.raises(ExtractionError) as caught:
+        extract(path)
+    assert caught.value.message == office_zip.ENCRYPTED
+
+
+def test_zip_bomb_disguised_as_docx_is_refused_quickly_and_small(tmp_path):
+    path = write_zip_bomb_docx(tmp_path / "bombe.docx")
+    assert path.stat().st_size < 2_000_000
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    started = time.monotonic()
+    with pytest.raises(ExtractionError) as caught:
+        extract(path)
+    assert caught.value.message == office_zip.BOMB and "word/document.xml" in caught.value.detail
+    assert time.monotonic() - started < 2
+    assert (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024 < 50
