@@ -43,6 +43,16 @@ def weed_binary() -> str:
     return found
 
 
+def _die_with_parent() -> None:
+    """Linux: the server gets SIGKILL when the process that started it dies (a killed test run)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def free_ports(count: int) -> list[int]:
     """Return distinct free loopback ports (held open together, so none repeats)."""
     sockets = []
@@ -106,7 +116,8 @@ class LocalS3:
         self.ports = dict(zip(PORT_OPTIONS, free_ports(len(PORT_OPTIONS)), strict=True))
         log = open(self.directory / "weed.log", "ab")
         self.process = subprocess.Popen(self.command(), stdout=log, stderr=subprocess.STDOUT,
-                                        stdin=subprocess.DEVNULL, start_new_session=True)
+                                        stdin=subprocess.DEVNULL, start_new_session=True,
+                                        preexec_fn=_die_with_parent if sys.platform == "linux" else None)
         log.close()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
