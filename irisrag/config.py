@@ -28,6 +28,25 @@ def _list(value: str) -> list[str]:
     return [part.strip() for part in value.split(",") if part.strip()]
 
 
+def _allowlist(value: str) -> list[str]:
+    """Split the URL allowlist and refuse an entry that is not a host, host:port or network."""
+    from irisrag.ingest.netguard import Allowlist
+
+    entries = _list(value)
+    Allowlist.parse(entries)  # raises a ValueError that names the entry
+    return entries
+
+
+def check(values: Mapping[str, Any]) -> None:
+    """Refuse settings that would only fail later (overrides skip the parsers): stop at start instead."""
+    from irisrag.ingest.netguard import Allowlist
+
+    try:
+        Allowlist.parse(values.get("URL_ALLOWLIST") or [])
+    except ValueError as exc:
+        raise ValueError(f"IRISRAG_URL_ALLOWLIST is not valid: {exc}") from exc
+
+
 def _count(value: str) -> int:
     number = int(value)
     if number < 0:
@@ -105,7 +124,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("SRC_VOLUME_PATH", "", "Source volume for import by path; empty disables path imports."),
     Setting("MAX_UPLOAD_BYTES", 50 * 1024 * 1024, "Largest accepted upload or fetched body in bytes.", int),
     Setting("URL_TIMEOUT", 20.0, "Seconds to wait for a web page during URL import.", float),
-    Setting("URL_ALLOWLIST", [], "Comma-separated hosts or networks (CIDR) that URL import may reach although private/loopback.", _list),
+    Setting("URL_ALLOWLIST", [], "Comma-separated entries URL import may reach although private/loopback: `host`, `*.domain`, an IP or a network (CIDR), each optionally with `:port` (`wiki.intern:8080`, `[fd00::1]:443`; then only that port). Redirects are checked by the same rules. An entry that cannot be parsed stops the app at start.", _allowlist),
     Setting("JOB_TIMEOUT", 3600, "Seconds an import job may run before RQ stops it.", int),
     Setting("OCR_LANGUAGES", "deu+eng", "Languages tesseract reads scanned PDF pages and images in (`-l`, joined by `+`; each needs its `tesseract-ocr-LANG` package).", str),
     Setting("OCR_PAGE_TIMEOUT", 120.0, "Seconds tesseract may spend on one page; a page past it is left out of the document (logged).", float),
@@ -179,6 +198,7 @@ def load(environ: Mapping[str, str] | None = None, overrides: Mapping[str, Any] 
             except ValueError as exc:
                 raise ValueError(f"IRISRAG_{setting.key}={raw!r} is not valid: {exc}") from exc
     values.update(overrides or {})
+    check(values)
     return values
 
 

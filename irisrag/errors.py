@@ -12,10 +12,20 @@ class IrisRagError(Exception):
     code = "error"
     status = 400
 
-    def __init__(self, message: str, detail: str = "") -> None:
+    def __init__(self, message: str, detail: str = "", *, params: dict | None = None) -> None:
+        self.msgid = message
+        self.params = dict(params or {})
+        message = message % self.params if params else message
         super().__init__(message)
         self.message = message
         self.detail = detail
+
+    def translated(self, gettext) -> str:
+        """Return the message in the user's language (params marked as labels are translated too)."""
+        from irisrag.i18n import Label
+
+        params = {k: gettext(str(v)) if isinstance(v, Label) else v for k, v in self.params.items()}
+        return gettext(self.msgid, **params) if params else gettext(self.msgid)
 
     def __str__(self) -> str:
         return self.message
@@ -26,8 +36,9 @@ class ValidationError(IrisRagError):
 
     code = "invalid"
 
-    def __init__(self, message: str, detail: str = "", field: str | None = None) -> None:
-        super().__init__(message, detail)
+    def __init__(self, message: str, detail: str = "", field: str | None = None, *,
+                 params: dict | None = None) -> None:
+        super().__init__(message, detail, params=params)
         self.field = field
 
 
@@ -89,8 +100,9 @@ class FetchError(ImportError_):
     code = "fetch_failed"
     status = 502
 
-    def __init__(self, message: str, detail: str = "", *, retryable: bool = False) -> None:
-        super().__init__(message, detail)
+    def __init__(self, message: str, detail: str = "", *, retryable: bool = False,
+                 params: dict | None = None) -> None:
+        super().__init__(message, detail, params=params)
         self.retryable = retryable  # a network hiccup or a server error: trying later may work
 
 
@@ -99,6 +111,12 @@ class BlockedAddress(FetchError):
 
     code = "blocked_address"
     status = 403
+
+
+class HostNotFound(FetchError):
+    """The URL's host name does not resolve (now: DNS may answer later)."""
+
+    code = "host_not_found"
 
 
 # --- services behind adapters -------------------------------------------------

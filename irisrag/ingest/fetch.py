@@ -17,7 +17,8 @@ from urllib.parse import urljoin, urlsplit
 
 import requests
 
-from irisrag.errors import BlockedAddress, FetchError, FileTooLarge
+from irisrag.errors import BlockedAddress, FetchError, FileTooLarge, HostNotFound
+from irisrag.i18n import N_
 from irisrag.ingest.guarded_http import guarded_adapter
 from irisrag.ingest.netguard import Allowlist, checked_addresses
 
@@ -93,18 +94,29 @@ def check_url(url: str, allowlist: Allowlist) -> tuple[str, int]:
         parts = urlsplit(url.strip())
         port = parts.port
     except ValueError as exc:
-        raise FetchError("The URL is not valid", f"{url!r}: {exc}") from exc
+        raise FetchError(N_("The URL is not valid"), f"{url!r}: {exc}") from exc
     scheme = parts.scheme.lower()
     if scheme not in ("http", "https"):
         raise BlockedAddress(
-            "Only http and https URLs can be imported", f"scheme {scheme or '(none)'!r} in {url!r}"
+            N_("Only http and https URLs can be imported"), f"scheme {scheme or '(none)'!r} in {url!r}"
         )
     host = parts.hostname
     if not host:
-        raise FetchError("The URL has no host name", repr(url))
+        raise FetchError(N_("The URL has no host name"), repr(url))
     port = port or (443 if scheme == "https" else 80)
     checked_addresses(host, port, allowlist)
     return host, port
+
+
+def precheck_url(url: str, allowlist: Sequence[str]) -> None:
+    """Refuse a URL when it is submitted, by the rules the worker applies again when it fetches.
+
+    A host name that does not resolve now passes: the worker decides (DNS may answer later).
+    """
+    try:
+        check_url(url, Allowlist.parse(allowlist))
+    except HostNotFound:
+        log.info("url_precheck_unresolved url=%s", url)
 
 
 def _network_error(exc: Exception, url: str, timeout: float) -> FetchError:

@@ -8,11 +8,13 @@ closed even then. Numeric IPv4 spellings that ``inet_aton`` accepts (``213070643
 from __future__ import annotations
 
 import ipaddress
+import re
 import socket
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from irisrag.errors import BlockedAddress, FetchError, ValidationError
+from irisrag.errors import BlockedAddress, HostNotFound
+from irisrag.i18n import N_, Label
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -21,48 +23,109 @@ IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 METADATA_ADDRESSES = frozenset(
     ipaddress.ip_address(a) for a in ("169.254.169.254", "fd00:ec2::254", "100.100.100.200", "168.63.129.16")
 )
-METADATA_REASON = "cloud metadata service"
+METADATA_REASON = N_("cloud metadata service")
 LOCALHOST = (ipaddress.ip_address("127.0.0.1"), ipaddress.ip_address("::1"))
 CGNAT = ipaddress.ip_network("100.64.0.0/10")
 NAT64 = ipaddress.ip_network("64:ff9b::/96")
 
 
+_HOST_RE = re.compile(r"^(\*\.)?[a-z0-9_]([a-z0-9_-]{0,62})?(\.[a-z0-9_]([a-z0-9_-]{0,62})?)*$")
+
+
+class AllowlistEntryError(ValueError):
+    """An IRISRAG_URL_ALLOWLIST entry that is not a host, host:port or network."""
+
+    def __init__(self, entry: str) -> None:
+        super().__init__(
+            f"the entry {entry!r} is not a host name, host:port, IP address or network (CIDR); "
+            "examples: wiki.intern, wiki.intern:8080, *.corp.example, 10.0.0.0/8, [fd00::1]:443"
+        )
+        self.entry = entry
+
+
+@dataclass(frozen=True)
+class AllowRule:
+    """One entry: a host name pattern or a network, optionally limited to one port."""
+
+    host: str | None = None
+    network: IPNetwork | None = None
+    port: int | None = None
+
+    def matches(self, host: str, address: IPAddress | None, port: int | None) -> bool:
+        """Return True when this rule opens the host (or address) on that port."""
+        if self.port is not None and port != self.port:
+            return False
+        if self.network is not None:
+            return address is not None and address.version == self.network.version and address in self.network
+        name = host.lower().rstrip(".")
+        assert self.host is not None
+        return name == self.host or (self.host.startswith("*.") and name.endswith(self.host[1:]))
+
+
+def _split_port(entry: str) -> tuple[str, int | None]:
+    """Split 'host:port' and '[v6]:port'; a bare IPv6 address keeps its colons."""
+    if entry.startswith("["):
+        inner, bracket, rest = entry[1:].partition("]")
+        if not bracket or (rest and not rest.startswith(":")):
+            raise ValueError(entry)
+        return inner, _port(rest[1:]) if rest else None
+    if entry.count(":") == 1:
+        target, port = entry.split(":")
+        return target, _port(port)
+    return entry, None
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise ValueError(text)
+    return int(text)
+
+
+def parse_rule(raw: str) -> AllowRule:
+    """Parse one allowlist entry; raise AllowlistEntryError naming it when it makes no sense."""
+    entry = raw.strip().lower()
+    try:
+        target, port = _split_port(entry)
+        target = target.rstrip(".")
+        try:
+            return AllowRule(network=ipaddress.ip_network(target, strict=False), port=port)
+        except ValueError:
+            pass
+        host = target if target.isascii() else target.encode("idna").decode("ascii")
+        if not _HOST_RE.match(host) or len(host) > 253 or literal_address(host) is not None:
+            raise ValueError(raw)
+        return AllowRule(host=host, port=port)
+    except (ValueError, UnicodeError):
+        raise AllowlistEntryError(raw.strip()) from None
+
+
 @dataclass(frozen=True)
 class Allowlist:
-    """Hosts and networks the administrator opened although they are not public."""
+    """Hosts and networks the administrator opened although they are not public.
 
-    hosts: frozenset[str] = frozenset()
-    networks: tuple[IPNetwork, ...] = ()
+    An entry without a port opens every port of that host or network; ``host:port``
+    (``[v6]:port``, ``net/len:port``) opens that one port only. Redirect hops and the
+    connection itself are checked against the same rules, with the port they use.
+    """
+
+    rules: tuple[AllowRule, ...] = ()
 
     @classmethod
     def parse(cls, entries: Sequence[str]) -> Allowlist:
-        """Build an allowlist from host names ('intranet', '*.corp.example'), IPs and CIDR networks."""
-        hosts: set[str] = set()
-        networks: list[IPNetwork] = []
-        for raw in entries:
-            entry = raw.strip().lower().rstrip(".")
-            if not entry:
-                continue
-            try:
-                networks.append(ipaddress.ip_network(entry.strip("[]"), strict=False))
-            except ValueError:
-                if "/" in entry or " " in entry:
-                    raise ValidationError(
-                        f"The URL allowlist entry {raw!r} is neither a host name nor an IP network", raw
-                    ) from None
-                hosts.add(entry)
-        return cls(frozenset(hosts), tuple(networks))
+        """Build an allowlist from host names ('intranet', '*.corp.example'), IPs, CIDR networks, each with an optional port."""
+        return cls(tuple(parse_rule(raw) for raw in entries if raw.strip()))
 
-    def allows_host(self, host: str) -> bool:
+    def allows(self, host: str, address: IPAddress | None, port: int | None) -> bool:
+        """Return True when some rule opens this host name or address on this port."""
+        return any(rule.matches(host, address, port) for rule in self.rules)
+
+    def allows_host(self, host: str, port: int | None = None) -> bool:
         """Return True when the host name itself is on the list (exactly or by '*.' suffix)."""
-        host = host.lower().rstrip(".")
-        if host in self.hosts:
-            return True
-        return any(entry.startswith("*.") and host.endswith(entry[1:]) for entry in self.hosts)
+        return any(r.host is not None and r.matches(host, None, port) for r in self.rules)
 
-    def allows_address(self, address: IPAddress) -> bool:
+    def allows_address(self, address: IPAddress, port: int | None = None) -> bool:
         """Return True when the address lies in an allowlisted network."""
-        return any(address.version == net.version and address in net for net in self.networks)
+        return any(r.network is not None and r.matches("", address, port) for r in self.rules)
 
 
 def parse_legacy_ipv4(host: str) -> ipaddress.IPv4Address | None:
@@ -110,39 +173,40 @@ def _embedded_ipv4(address: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address
 
 
 def block_reason(address: IPAddress) -> str | None:
-    """Return why an address is not public, or None when it is."""
+    """Return why an address is not public (a message id), or None when it is."""
     if address in METADATA_ADDRESSES:
         return METADATA_REASON
     if isinstance(address, ipaddress.IPv6Address):
         for inner in _embedded_ipv4(address):
             reason = block_reason(inner)
             if reason:
-                return f"{reason} (inside IPv6 {address})"
+                return reason
     checks = (
-        ("loopback", address.is_loopback),
-        ("unspecified", address.is_unspecified),
-        ("link-local", address.is_link_local),
-        ("multicast", address.is_multicast),
-        ("private network", address.is_private),
-        ("shared address space (CGNAT)", address.version == 4 and address in CGNAT),
-        ("reserved", address.is_reserved),
-        ("not globally routable", not address.is_global),
+        (N_("loopback"), address.is_loopback),
+        (N_("unspecified"), address.is_unspecified),
+        (N_("link-local"), address.is_link_local),
+        (N_("multicast"), address.is_multicast),
+        (N_("private network"), address.is_private),
+        (N_("shared address space (CGNAT)"), address.version == 4 and address in CGNAT),
+        (N_("reserved"), address.is_reserved),
+        (N_("not globally routable"), not address.is_global),
     )
     return next((name for name, hit in checks if hit), None)
 
 
-def check_address(address: IPAddress, host: str, allowlist: Allowlist) -> None:
-    """Raise BlockedAddress unless the address is public or opened by the allowlist."""
+def check_address(address: IPAddress, host: str, allowlist: Allowlist, port: int | None = None) -> None:
+    """Raise BlockedAddress unless the address is public or opened by the allowlist (on this port)."""
     reason = block_reason(address)
     if reason is None:
         return
-    metadata = reason.startswith(METADATA_REASON)
-    if not metadata and (allowlist.allows_host(host) or allowlist.allows_address(address)):
+    metadata = reason == METADATA_REASON
+    if not metadata and allowlist.allows(host, address, port):
         return
-    hint = "never allowed" if metadata else "add it to IRISRAG_URL_ALLOWLIST to permit it"
+    hint = "never allowed" if metadata else "add it (or host:port) to IRISRAG_URL_ALLOWLIST to permit it"
     raise BlockedAddress(
-        f"The address of {host} is not allowed for URL import: {reason}",
-        f"host={host} address={address}; {hint}",
+        N_("The address of %(host)s is not allowed for URL import: %(reason)s"),
+        f"host={host} address={address} port={port}; {hint}",
+        params={"host": host, "reason": Label(reason)},
     )
 
 
@@ -157,14 +221,14 @@ def resolve(host: str, port: int) -> list[IPAddress]:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as exc:
-        raise FetchError(f"The host name {host} could not be resolved", str(exc)) from exc
+        raise HostNotFound(N_("The host name %(host)s could not be resolved"), str(exc), params={"host": host}) from exc
     addresses: list[IPAddress] = []
     for _family, _type, _proto, _canon, sockaddr in infos:
         address = ipaddress.ip_address(str(sockaddr[0]).split("%", 1)[0])
         if address not in addresses:
             addresses.append(address)
     if not addresses:
-        raise FetchError(f"The host name {host} could not be resolved", "no addresses")
+        raise HostNotFound(N_("The host name %(host)s could not be resolved"), "no addresses", params={"host": host})
     return addresses
 
 
@@ -172,5 +236,5 @@ def checked_addresses(host: str, port: int, allowlist: Allowlist) -> list[IPAddr
     """Resolve a host and return its addresses, refusing if any of them is blocked."""
     addresses = resolve(host, port)
     for address in addresses:
-        check_address(address, host, allowlist)
+        check_address(address, host, allowlist, port)
     return addresses

@@ -15,6 +15,7 @@ from irisrag.errors import Conflict, NotFound, ValidationError
 from irisrag.extensions import db
 from irisrag.ingest import stage
 from irisrag.ingest.extract import kind_for
+from irisrag.ingest.fetch import precheck_url
 from irisrag.ingest.sniff import check_content, head_of
 from irisrag.models import Area, Document
 
@@ -106,6 +107,8 @@ def url(area: Area, address: str | None) -> Registered:
     address = (address or "").strip()
     if not address.lower().startswith(("http://", "https://")) or len(address) > MAX_URL_LENGTH:
         raise ValidationError("Please enter a web address starting with http:// or https://.", field="url")
+    # Refused at once by the worker's own rules (the worker checks again: DNS may change).
+    precheck_url(address, components.get().config["URL_ALLOWLIST"])
     # A fetched PDF was renamed to .pdf by its job: find the area's row by its address, not its name.
     known = (Document.select().where((Document.area == area.id) & (Document.source_url == address))
              .order_by(Document.id).first())

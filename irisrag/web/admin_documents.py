@@ -66,7 +66,7 @@ def _import_each(items: Iterable[tuple[str, Any]], call: Callable[[Any], Any]) -
             doc = call(value)
         except IrisRagError as exc:
             log.info("import_refused item=%r code=%s", label[:200], exc.code)
-            outcomes.append(Outcome(label, False, exc.message, exc.detail, exc.status))
+            outcomes.append(Outcome(label, False, exc.translated(_), exc.detail, exc.status))
         else:
             outcomes.append(Outcome(doc.name, True))
     return outcomes

@@ -4,6 +4,7 @@ from __future__ import annotations
 import logging
 
 from flask import Flask, jsonify, render_template, request
+from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from peewee import InterfaceError, OperationalError
 
@@ -39,7 +40,7 @@ def init_app(app: Flask) -> None:
     def _domain(exc: IrisRagError):
         if _wants_json():
             return jsonify(error={"code": exc.code, "message": exc.message}), exc.status
-        return _page(exc.status, exc.message)
+        return _page(exc.status, exc.translated(gettext))
 
     @app.errorhandler(OperationalError)
     @app.errorhandler(InterfaceError)

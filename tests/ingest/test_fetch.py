@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import ipaddress
+import re
 import socket
 from pathlib import Path
 
@@ -308,3 +309,59 @@ def test_allowlist_parsing():
     assert rules.allows_address(ipaddress.ip_address("10.2.3.4"))
     assert rules.allows_address(ipaddress.ip_address("fd12::1"))
     assert not rules.allows_address(ipaddress.ip_address("192.168.1.1"))
+
+
+def test_allowlist_entries_with_a_port_open_only_that_port():
+    rules = Allowlist.parse(["wiki.intern:8080", "127.0.0.1:5239", "[fd00::1]:443", "10.0.0.0/8:80"])
+    loop, v6, ten = (ipaddress.ip_address(a) for a in ("127.0.0.1", "fd00::1", "10.1.1.1"))
+    assert rules.allows("wiki.intern", None, 8080) and not rules.allows("wiki.intern", None, 80)
+    assert rules.allows("127.0.0.1", loop, 5239) and not rules.allows("127.0.0.1", loop, 5240)
+    assert rules.allows("x", v6, 443) and not rules.allows("x", v6, 80)
+    assert rules.allows("x", ten, 80) and not rules.allows("x", ten, 8080)
+
+
+@pytest.mark.parametrize("entry", ["wiki intern", "http://wiki.intern", "10.0.0.0/33", "wiki.intern:http",
+                                   "wiki.intern:99999", "[fd00::1", "a/b", "*", "127.1", "wiki.intern:80:81"])
+def test_allowlist_entry_that_cannot_be_parsed_stops_the_app_at_start(entry, monkeypatch, tmp_path):
+    from irisrag import create_app
+
+    monkeypatch.setenv("IRISRAG_URL_ALLOWLIST", f"wiki.intern, {entry}")
+    monkeypatch.setenv("IRISRAG_DATABASE_URL", f"sqlite:///{tmp_path / 'x.db'}")
+    with pytest.raises(ValueError, match="IRISRAG_URL_ALLOWLIST") as info:
+        create_app({"SECRET_KEY": "k"})
+    assert repr(entry) in str(info.value)
+    monkeypatch.delenv("IRISRAG_URL_ALLOWLIST")
+    with pytest.raises(ValueError, match=re.escape(repr(entry))):  # settings given to the factory too
+        create_app({"SECRET_KEY": "k", "URL_ALLOWLIST": [entry]})
+
+
+def test_allowlisted_host_and_port_is_fetched_and_another_port_refused(stub):
+    stub.add("GET", "/a", Reply(body="ok", content_type="text/plain"))
+    assert fetch_url(f"{stub.url}/a", allowlist=[f"127.0.0.1:{stub.port}"]).content == b"ok"
+    with pytest.raises(BlockedAddress, match="loopback"):
+        fetch_url(f"{stub.url}/a", allowlist=[f"127.0.0.1:{stub.port + 1}"])
+    with pytest.raises(BlockedAddress):
+        fetch_url(f"http://localhost:{stub.port}/a", allowlist=[f"localhost:{stub.port + 1}"])
+    assert fetch_url(f"http://localhost:{stub.port}/a", allowlist=[f"localhost:{stub.port}"]).content == b"ok"
+
+
+def test_redirect_to_another_port_of_an_allowlisted_host_is_refused(stub):
+    """host:port opens one port: a redirect to an internal page on another port of the host is refused."""
+    with HttpStub() as other:
+        other.add("GET", "/internal", Reply(body="internal secrets", content_type="text/plain"))
+        stub.add("GET", "/r", Reply(status=302, headers={"Location": f"{other.url}/internal"}))
+        with pytest.raises(BlockedAddress, match="loopback"):
+            fetch_url(f"{stub.url}/r", allowlist=[f"127.0.0.1:{stub.port}"])
+        assert other.requests == []
+        both = [f"127.0.0.1:{stub.port}", f"127.0.0.1:{other.port}"]
+        assert fetch_url(f"{stub.url}/r", allowlist=both).content == b"internal secrets"
+
+
+def test_blocked_address_message_is_translated(app):
+    from flask_babel import force_locale, gettext
+
+    with app.test_request_context(), force_locale("de"):
+        with pytest.raises(BlockedAddress) as info:
+            fetch_url("http://169.254.169.254/")
+        assert info.value.translated(gettext) == (
+            "Die Adresse von 169.254.169.254 ist für den URL-Import nicht erlaubt: Cloud-Metadatendienst")

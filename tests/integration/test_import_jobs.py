@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from irisrag import components
-from irisrag.errors import QueueUnavailable
+from irisrag.errors import BlockedAddress, QueueUnavailable
 from irisrag.extensions import db
 from irisrag.models import Area, Document
 from irisrag.services import admin as admin_service
@@ -127,8 +127,12 @@ def test_import_url_through_the_worker(tmp_path, database_url, redis_url):
 
 
 def test_import_url_to_a_blocked_address_fails_in_the_worker(app, area, worker):
+    from tests.security.test_ssrf import register_url
+
     with app.app_context(), db.connection_context():
-        doc = documents.import_url("Handbook", "http://169.254.169.254/latest/meta-data")
+        with pytest.raises(BlockedAddress):  # refused at once ...
+            documents.import_url("Handbook", "http://169.254.169.254/latest/meta-data")
+        doc = register_url("Handbook", "http://169.254.169.254/latest/meta-data")  # ... and by the worker
     doc = wait_final(app, doc.id, 90)
     assert doc.status == "failed" and doc.error  # refused, never fetched
 

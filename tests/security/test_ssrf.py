@@ -6,10 +6,11 @@ IPv6 forms, DNS names resolving there, redirects, DNS rebinding) are tested agai
 tests/ingest/test_stage.py; `..` and unknown absolute paths through the admin form in
 tests/web/test_admin_documents.py, and through the CLI in tests/test_cli_imports.py.
 
-Added here: the same refusals as an admin or an API client meets them. A URL import is
-accepted (queued), the import job refuses to connect, and the document ends ``failed`` with
-the reason, visible in the admin tab and through the API; nothing is ever fetched from the
-internal address, and the refusal is not retried. Path imports through a symlink leading out
+Added here: the same refusals as an admin, an API client or an operator (CLI) meets them. A
+URL to an internal address is refused when it is submitted, with the reason (translated in
+the admin console); a document that gets past that check (DNS changed since) is refused again
+by the import job, which records the reason; nothing is ever fetched from the internal
+address, and the refusal is not retried. Path imports through a symlink leading out
 of the volume are refused by the admin form.
 """
 from __future__ import annotations
@@ -27,7 +28,7 @@ from irisrag.jobs import documents as document_jobs
 from irisrag.models import Area, Document
 from irisrag.services import admin as admin_service
 from irisrag.services import api_keys
-from tests.conftest import login, make_app, post
+from tests.conftest import csrf_token, login, make_app, post
 from tests.support.http_stub import HttpStub, Reply
 
 HX = {"HX-Request": "true"}
@@ -95,22 +96,59 @@ def run_fetch(app, document_id: int) -> Document:
         return Document.get_by_id(document_id)
 
 
-def test_ssrf_url_imports_through_the_admin_console_are_refused_by_the_job(app, admin, internal, no_connections):
+def register_url(area_name: str, url: str) -> Document:
+    """Register and queue a URL document past the submit-time check (as if DNS changed since)."""
+    from irisrag.ingest.stage import staging_dir, url_file_name
+    from irisrag.services import documents, registration
+
+    area = documents.area_of(area_name)
+    directory = staging_dir(registration.upload_root(), "url", area.id)
+    doc, _ = registration.register(area, directory, url_file_name(url, "html"), "html", source_url=url)
+    return documents.queue_import(doc)
+
+
+def test_ssrf_url_imports_through_the_admin_console_are_refused_at_once(app, admin, internal, no_connections):
+    """The form refuses every internal target in its response, with the reason; nothing is queued."""
     client, area, _key, _group = admin
     urls = [u.format(port=internal.port) for u in ATTACKS]
     resp = post(client, "/admin/documents/urls", {"area": str(area), "urls": "\n".join(urls)})
-    assert resp.status_code == 200 and f"{len(urls)} imports queued." in resp.get_data(as_text=True)
+    html = resp.get_data(as_text=True)
+    assert f"{len(urls)} items were refused." in html and "imports queued" not in html
+    assert html.count("is not allowed for URL import") == len(urls)
+    assert "loopback" in html and "cloud metadata service" in html and "private network" in html
+    client.post("/language/de", data={"csrf_token": csrf_token(client, "/admin")})
+    resp = post(client, "/admin/documents/urls", {"area": str(area), "urls": f"http://127.0.0.1:{internal.port}/"})
+    assert "ist für den URL-Import nicht erlaubt: Loopback (dieser Rechner)" in resp.get_data(as_text=True)
     with app.app_context(), db.connection_context():
-        docs = list(Document.select().order_by(Document.id))
-    assert [d.source_url for d in docs] == urls
-    for doc in docs:
-        row = run_fetch(app, doc.id)
-        assert row.status == "failed", row.source_url
-        assert "not allowed" in row.error or "Only http" in row.error, (row.source_url, row.error)
-        html = client.get(f"/admin/documents/{doc.id}/row", headers=HX).get_data(as_text=True)
+        assert Document.select().count() == 0
+    assert internal.requests == [] and no_connections == []
+
+
+def test_ssrf_the_job_keeps_its_own_check(app, admin, internal, no_connections):
+    """A document that got past submission (DNS changed since) is still refused by the worker."""
+    client, area, _key, _group = admin
+    urls = [u.format(port=internal.port) for u in ATTACKS]
+    with app.app_context(), db.connection_context():
+        ids = [register_url("Handbook", url).id for url in urls]
+    for document_id, url in zip(ids, urls):
+        row = run_fetch(app, document_id)
+        assert row.status == "failed", url
+        assert "not allowed" in row.error or "Only http" in row.error, (url, row.error)
+        html = client.get(f"/admin/documents/{document_id}/row", headers=HX).get_data(as_text=True)
         assert "not allowed" in html and "Retry" in html
     assert internal.requests == [] and no_connections == []  # nothing was ever contacted
     assert not list(Path(app.config["UPLOAD_ROOT"]).glob("url/*"))  # nothing was staged
+
+
+def test_ssrf_url_import_through_the_cli_is_refused_at_once(app, admin, internal, no_connections):
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["rag", "import-url", f"http://127.0.0.1:{internal.port}/", "http://10.0.0.5/",
+                                 "--area", "Handbook"])
+    assert result.exit_code == 1
+    assert "loopback" in result.output and "private network" in result.output
+    with app.app_context(), db.connection_context():
+        assert Document.select().count() == 0
+    assert internal.requests == [] and no_connections == []
 
 
 def test_ssrf_redirect_to_an_internal_address_is_refused(tmp_path, database_url, redis_url, no_connections):
@@ -132,18 +170,17 @@ def test_ssrf_redirect_to_an_internal_address_is_refused(tmp_path, database_url,
         assert set(no_connections) == {"127.0.0.1"}
 
 
-def test_ssrf_url_import_through_the_api_is_refused_and_reported(app, admin, internal, no_connections):
+def test_ssrf_url_import_through_the_api_is_refused_at_once(app, admin, internal, no_connections):
     _client, area, key, _group = admin
     api = app.test_client()
     for url in ("http://169.254.169.254/latest/meta-data/", f"http://[::1]:{internal.port}/",
                 f"http://intranet.example:{internal.port}/"):
         resp = api.post("/api/v1/documents", json={"area": area, "url": url}, headers={"X-API-Key": key})
-        assert resp.status_code == 202, resp.get_json()
-        document_id = resp.get_json()["id"]
-        run_fetch(app, document_id)
-        status = api.get(f"/api/v1/documents/{document_id}", headers={"X-API-Key": key}).get_json()
-        assert status["status"] == "failed" and "not allowed" in status["error"]
-        assert "error_detail" in status  # an admin's key sees the technical detail
+        assert resp.status_code == 403, resp.get_json()
+        error = resp.get_json()["error"]
+        assert error["code"] == "blocked_address" and "not allowed" in error["message"]
+    with app.app_context(), db.connection_context():
+        assert Document.select().count() == 0
     assert internal.requests == [] and no_connections == []
 
 
@@ -152,10 +189,9 @@ def test_ssrf_refused_fetch_is_not_retried_by_the_queue(app, admin, no_connectio
     from rq import SimpleWorker
 
     from irisrag import components
-    from irisrag.services import documents
 
     with app.app_context(), db.connection_context():
-        doc = documents.import_url("Handbook", "http://169.254.169.254/latest/meta-data/")
+        doc = register_url("Handbook", "http://169.254.169.254/latest/meta-data/")
         queue = components.get().queue
         [job_id] = queue.job_ids
         SimpleWorker([queue], connection=queue.connection).work(burst=True)  # runs the job in this process
