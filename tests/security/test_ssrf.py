@@ -130,7 +130,7 @@ def test_ssrf_the_job_keeps_its_own_check(app, admin, internal, no_connections):
     urls = [u.format(port=internal.port) for u in ATTACKS]
     with app.app_context(), db.connection_context():
         ids = [register_url("Handbook", url).id for url in urls]
-    for document_id, url in zip(ids, urls):
+    for document_id, url in zip(ids, urls, strict=True):
         row = run_fetch(app, document_id)
         assert row.status == "failed", url
         assert "not allowed" in row.error or "Only http" in row.error, (url, row.error)
