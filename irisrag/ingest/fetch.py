@@ -9,7 +9,6 @@ ignored. The body is streamed with a byte cap that also bounds decompressed data
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from email.message import Message
@@ -19,7 +18,7 @@ import requests
 
 from irisrag.errors import BlockedAddress, FetchError, FileTooLarge, HostNotFound
 from irisrag.i18n import N_
-from irisrag.ingest.guarded_http import guarded_adapter
+from irisrag.ingest.guarded_http import Deadline, guarded_adapter
 from irisrag.ingest.netguard import Allowlist, checked_addresses
 
 log = logging.getLogger(__name__)
@@ -147,7 +146,7 @@ def _megabytes(count: int) -> str:
     return f"{count / (1024 * 1024):.1f} MB" if count >= 1024 * 1024 else f"{count} bytes"
 
 
-def _read_body(response: requests.Response, max_bytes: int, url: str, deadline: float) -> bytes:
+def _read_body(response: requests.Response, max_bytes: int, url: str, deadline: Deadline) -> bytes:
     """Stream the body, stopping at ``max_bytes`` (after decompression) or at the deadline."""
     _check_length(response, max_bytes, url)
     body = bytearray()
@@ -158,8 +157,8 @@ def _read_body(response: requests.Response, max_bytes: int, url: str, deadline: 
                 f"The document is larger than the limit of {_megabytes(max_bytes)}",
                 f"{url}: more than {max_bytes} bytes received",
             )
-        if time.monotonic() > deadline:
-            raise FetchError("The download took too long and was stopped", f"{url}: total time limit reached")
+        if deadline.expired:
+            raise _too_slow(url, deadline.seconds)
     return bytes(body)
 
 
@@ -191,40 +190,62 @@ def fetch_url(
     session: requests.Session | None = None,
     total_timeout: float = 300.0,
 ) -> Fetched:
-    """Fetch a URL for import: public hosts only (unless allowlisted), redirects checked per hop."""
+    """Fetch a URL for import: public hosts only (unless allowlisted), redirects checked per hop.
+
+    ``timeout`` bounds each connect and read; ``total_timeout`` the whole fetch, headers,
+    redirects and body included, however slowly the server trickles.
+    """
     rules = Allowlist.parse(allowlist)
     # The session only prepares requests (headers, cookies); sending always goes through the
     # guarded adapter, never the session's own adapters, proxies or redirect handling.
     session = session or requests.Session()
-    adapter = guarded_adapter(rules)
-    deadline = time.monotonic() + total_timeout
-    current, seen = url.strip(), set()
+    deadline = Deadline(total_timeout)
+    adapter = guarded_adapter(rules, deadline)
     try:
-        for _hop in range(max_redirects + 1):
-            check_url(current, rules)
-            seen.add(current)
-            try:
-                response = _send(session, adapter, current, timeout)
-            except requests.RequestException as exc:
-                raise _network_error(exc, current, timeout) from exc
-            with response:
-                if response.status_code in REDIRECT_CODES and response.headers.get("Location"):
-                    target = urljoin(current, response.headers["Location"])
-                    if target in seen:
-                        raise FetchError("The URL redirects in a loop", f"{current} -> {target}")
-                    log.info("fetch_redirect from=%s to=%s status=%d", current, target, response.status_code)
-                    current = target
-                    continue
-                return _finish(response, url, current, max_bytes, timeout, deadline)
-        raise FetchError(
-            f"The URL redirects too often (more than {max_redirects} times)", f"{url}: last {current}"
-        )
+        with deadline:
+            fetched = _follow(session, adapter, url.strip(), rules, max_redirects, max_bytes, timeout, deadline)
+    except (FetchError, requests.RequestException) as exc:
+        if deadline.expired and not isinstance(exc, (BlockedAddress, FileTooLarge)):
+            raise _too_slow(url, total_timeout) from exc
+        raise
     finally:
         adapter.close()
+    if deadline.expired:  # a body without a length ends "cleanly" when its socket is shut
+        raise _too_slow(url, total_timeout)
+    return fetched
+
+
+def _too_slow(url: str, seconds: float) -> FetchError:
+    return FetchError(N_("The download took longer than %(seconds)s seconds and was stopped"),
+                      f"{url}: total time limit of {seconds:g} s reached (headers and body included)",
+                      params={"seconds": f"{seconds:g}"})
+
+
+def _follow(session: requests.Session, adapter: requests.adapters.HTTPAdapter, url: str, rules: Allowlist,
+            max_redirects: int, max_bytes: int, timeout: float, deadline: Deadline) -> Fetched:
+    """Request the URL and each redirect target (checked first), and read the final body."""
+    current, seen = url, set()
+    for _hop in range(max_redirects + 1):
+        check_url(current, rules)
+        seen.add(current)
+        try:
+            response = _send(session, adapter, current, min(timeout, deadline.remaining()))
+        except requests.RequestException as exc:
+            raise _network_error(exc, current, timeout) from exc
+        with response:
+            if response.status_code in REDIRECT_CODES and response.headers.get("Location"):
+                target = urljoin(current, response.headers["Location"])
+                if target in seen:
+                    raise FetchError("The URL redirects in a loop", f"{current} -> {target}")
+                log.info("fetch_redirect from=%s to=%s status=%d", current, target, response.status_code)
+                current = target
+                continue
+            return _finish(response, url, current, max_bytes, timeout, deadline)
+    raise FetchError(f"The URL redirects too often (more than {max_redirects} times)", f"{url}: last {current}")
 
 
 def _finish(
-    response: requests.Response, url: str, current: str, max_bytes: int, timeout: float, deadline: float
+    response: requests.Response, url: str, current: str, max_bytes: int, timeout: float, deadline: Deadline
 ) -> Fetched:
     """Check status and content type of the final response and read its body."""
     if response.status_code >= 400 or response.status_code < 200 or response.status_code in REDIRECT_CODES:

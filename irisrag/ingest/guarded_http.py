@@ -7,6 +7,8 @@ checked address while the Host header, SNI and certificate check keep the host n
 from __future__ import annotations
 
 import socket
+import threading
+import time
 from typing import Any
 
 from requests.adapters import HTTPAdapter
@@ -19,10 +21,60 @@ from irisrag.errors import BlockedAddress
 from irisrag.ingest.netguard import Allowlist, checked_addresses
 
 
+class Deadline:
+    """A wall-clock limit on a whole fetch that trickling cannot stretch.
+
+    Read timeouts apply per ``recv``, so a server sending one byte a second never trips
+    them. Every socket of the fetch is registered here; when the time is up a timer shuts
+    them down, which ends any blocked read (headers or body) at once.
+    """
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.at = time.monotonic() + seconds
+        self.expired = False
+        self._sockets: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(seconds, self._expire)
+        self._timer.daemon = True
+
+    def __enter__(self) -> Deadline:
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._timer.cancel()
+
+    def remaining(self) -> float:
+        """Return the seconds left (at least a small positive number for socket timeouts)."""
+        return max(0.001, self.at - time.monotonic())
+
+    def register(self, sock: socket.socket) -> None:
+        """Watch a new socket; one opened after the deadline is shut at once."""
+        with self._lock:
+            self._sockets.append(sock)
+            if self.expired:
+                _shut(sock)
+
+    def _expire(self) -> None:
+        with self._lock:
+            self.expired = True
+            for sock in self._sockets:
+                _shut(sock)
+
+
+def _shut(sock: socket.socket) -> None:
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:  # already closed
+        pass
+
+
 class _GuardedConnectionMixin:
     """Resolve and check the host on connect, then connect to the checked address only."""
 
     guard: Allowlist | None = None
+    deadline: Deadline | None = None
     _dns_host: str
     port: int
 
@@ -36,7 +88,10 @@ class _GuardedConnectionMixin:
             # urllib3 connects to _dns_host; Host header and TLS use the name, read after this returns.
             self._dns_host = str(address)
             try:
-                return super()._new_conn()  # type: ignore[misc]
+                sock = super()._new_conn()  # type: ignore[misc]
+                if self.deadline is not None:
+                    self.deadline.register(sock)
+                return sock
             except NewConnectionError as exc:
                 error = exc
             finally:
@@ -56,40 +111,42 @@ class _GuardedHTTPSConnection(_GuardedConnectionMixin, HTTPSConnection):
 class _GuardedHTTPPool(HTTPConnectionPool):
     ConnectionCls = _GuardedHTTPConnection
     guard: Allowlist | None = None
+    deadline: Deadline | None = None
 
     def _new_conn(self) -> HTTPConnection:
         conn = super()._new_conn()
-        conn.guard = self.guard  # type: ignore[attr-defined]
+        conn.guard, conn.deadline = self.guard, self.deadline  # type: ignore[attr-defined]
         return conn
 
 
 class _GuardedHTTPSPool(HTTPSConnectionPool):
     ConnectionCls = _GuardedHTTPSConnection
     guard: Allowlist | None = None
+    deadline: Deadline | None = None
 
     def _new_conn(self) -> HTTPConnection:
         conn = super()._new_conn()
-        conn.guard = self.guard  # type: ignore[attr-defined]
+        conn.guard, conn.deadline = self.guard, self.deadline  # type: ignore[attr-defined]
         return conn
 
 
 class _GuardedPoolManager(PoolManager):
-    def __init__(self, guard: Allowlist, **kwargs: Any) -> None:
+    def __init__(self, guard: Allowlist, deadline: Deadline | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.guard = guard
+        self.guard, self.deadline = guard, deadline
         self.pool_classes_by_scheme = {"http": _GuardedHTTPPool, "https": _GuardedHTTPSPool}
 
     def _new_pool(self, scheme: str, host: str, port: int, request_context: dict[str, Any] | None = None) -> Any:
         pool = super()._new_pool(scheme, host, port, request_context)
-        pool.guard = self.guard
+        pool.guard, pool.deadline = self.guard, self.deadline
         return pool
 
 
 class GuardedAdapter(HTTPAdapter):
     """HTTP(S) adapter that never connects to an address the allowlist does not permit."""
 
-    def __init__(self, guard: Allowlist) -> None:
-        self._guard = guard
+    def __init__(self, guard: Allowlist, deadline: Deadline | None = None) -> None:
+        self._guard, self._deadline = guard, deadline
         super().__init__(max_retries=0)
 
     def init_poolmanager(self, connections: int, maxsize: int, block: bool = False, **pool_kwargs: Any) -> None:
@@ -98,7 +155,7 @@ class GuardedAdapter(HTTPAdapter):
         self._pool_maxsize = maxsize
         self._pool_block = block
         self.poolmanager = _GuardedPoolManager(
-            self._guard, num_pools=connections, maxsize=maxsize, block=block, **pool_kwargs
+            self._guard, self._deadline, num_pools=connections, maxsize=maxsize, block=block, **pool_kwargs
         )
 
     def proxy_manager_for(self, proxy: str, **proxy_kwargs: Any) -> Any:
@@ -106,6 +163,6 @@ class GuardedAdapter(HTTPAdapter):
         raise BlockedAddress("URL import does not use proxies", f"proxy {proxy!r} refused")
 
 
-def guarded_adapter(guard: Allowlist) -> GuardedAdapter:
-    """Return a fresh guarded adapter for one fetch."""
-    return GuardedAdapter(guard)
+def guarded_adapter(guard: Allowlist, deadline: Deadline | None = None) -> GuardedAdapter:
+    """Return a fresh guarded adapter for one fetch (its sockets shut at the deadline)."""
+    return GuardedAdapter(guard, deadline)

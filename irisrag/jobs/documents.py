@@ -218,7 +218,7 @@ def fetch_document(document_id: int, force: bool = False, *, use_lock: bool = Tr
         log.info("job_stage document_id=%s job=%s stage=fetching previous=- previous_ms=0", document_id, _job_id())
         try:
             fetched = fetch_url(doc.source_url, timeout=config["URL_TIMEOUT"], max_bytes=config["MAX_UPLOAD_BYTES"],
-                                allowlist=config["URL_ALLOWLIST"])
+                                allowlist=config["URL_ALLOWLIST"], total_timeout=config["URL_TOTAL_TIMEOUT"])
             kind = "pdf" if fetched.kind == "pdf" else "html" if fetched.kind == "html" else "text"
             content = fetched.content if kind != "html" else _html_to_markdown(fetched)
             name = url_file_name(doc.source_url, "pdf" if kind == "pdf" else "html")
