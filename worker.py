@@ -14,17 +14,35 @@ from irisrag.jobs.maintenance import schedule_maintenance
 log = logging.getLogger("irisrag.worker")
 
 
-def wait_for_redis(redis, seconds: float = 30.0) -> None:
-    """Wait until Redis answers (it may start alongside the worker)."""
-    deadline = time.monotonic() + seconds
+def wait_for_redis(redis, seconds: float | None = 30.0) -> None:
+    """Wait until Redis answers (it may start alongside the worker); ``None`` waits for ever."""
+    deadline = None if seconds is None else time.monotonic() + seconds
+    pause, next_log = 0.5, 0.0
     while True:
         try:
             redis.ping()
             return
         except RedisError as exc:
-            if time.monotonic() > deadline:
+            if deadline is not None and time.monotonic() > deadline:
                 raise SystemExit(f"Redis is not reachable: {exc}") from exc
-            time.sleep(0.5)
+            if time.monotonic() >= next_log:
+                log.warning("worker_waiting_for_redis error=%s", exc)
+                next_log = time.monotonic() + 30
+            time.sleep(pause)
+            pause = min(pause * 1.5, 5.0)
+
+
+def work_until_stopped(make_worker, redis) -> None:
+    """Run workers; when Redis goes away mid-job (RQ then stops its worker), wait for it and start again."""
+    while True:
+        worker = make_worker()
+        try:
+            worker.work(with_scheduler=True)
+            return  # stopped on purpose (SIGTERM, SIGINT)
+        except RedisError as exc:
+            log.warning("worker_lost_redis name=%s error=%s; waiting for it to come back", worker.name, exc)
+            wait_for_redis(redis, seconds=None)
+            log.info("worker_redis_back; starting a new worker")
 
 
 def main(argv: list[str]) -> None:
@@ -42,12 +60,21 @@ def main(argv: list[str]) -> None:
                 comps.embedder.embed_documents(["warm-up"])
         except Exception as exc:  # a remote embedder that is down must not stop the worker
             log.warning("embedder_warmup_failed error=%s", exc)
-        worker = Worker([comps.queue], connection=comps.redis, name=argv[1] if len(argv) > 1 else None)
+        names = _names(argv[1] if len(argv) > 1 else None)
         # Index upkeep every MAINTENANCE_INTERVAL s: one chain of jobs however many workers start.
         maintenance = schedule_maintenance()
         log.info("worker_start queue=%s redis=%s maintenance=%s", comps.queue.name, app.config["REDIS_URL"],
                  maintenance or "off")
-        worker.work(with_scheduler=True)
+        work_until_stopped(lambda: Worker([comps.queue], connection=comps.redis, name=next(names)), comps.redis)
+
+
+def _names(base: str | None):
+    """Yield worker names: the given one, then numbered ones (the lost worker's name may still be registered)."""
+    yield base
+    count = 1
+    while True:
+        count += 1
+        yield f"{base}-{count}" if base else None
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 import time
 import traceback
 import uuid
@@ -21,6 +22,7 @@ from rq.job import Job
 from irisrag import components
 from irisrag.errors import Conflict, IrisRagError
 from irisrag.extensions import db
+from irisrag.i18n import N_
 from irisrag.jobs.maintenance import maintain_after_import
 from irisrag.jobs.queue import enqueue, queue_errors
 from irisrag.models import Document
@@ -28,6 +30,8 @@ from irisrag.models.base import utcnow
 
 log = logging.getLogger(__name__)
 PENDING = ("queued", "started", "deferred", "scheduled")
+REDIS_LOST = N_("The import was interrupted: the job queue (Redis) could not be reached. Retry it.")
+RELEASE_WAIT_SECONDS = 30.0
 
 
 def _prefix() -> str:
@@ -123,8 +127,12 @@ def _log_stage(document_id: int, stage: str, previous: str | None, previous_ms: 
 
 def record_failure(document_id: int, exc: BaseException, stage: str | None = None) -> None:
     """Store a failure's message and technical detail on the row."""
+    from redis.exceptions import RedisError
+
     if isinstance(exc, IrisRagError):
         message, detail = exc.message, exc.detail
+    elif isinstance(exc, RedisError):
+        message, detail = REDIS_LOST, f"{type(exc).__name__}: {exc}"
     else:
         message, detail = "The import failed unexpectedly.", ""
     tail = "".join(traceback.format_exception(exc)[-3:])
@@ -135,7 +143,9 @@ def record_failure(document_id: int, exc: BaseException, stage: str | None = Non
 
 def _lock(document_id: int):
     timeout = max(2, current_app.config["IMPORT_STALE_SECONDS"])
-    return components.get().redis.lock(f"irisrag:{_prefix()}:lock:doc:{document_id}", timeout=timeout, blocking_timeout=0)
+    # Not thread-local: the fetch's heartbeat thread renews the lock its job thread took.
+    return components.get().redis.lock(f"irisrag:{_prefix()}:lock:doc:{document_id}", timeout=timeout,
+                                       blocking_timeout=0, thread_local=False)
 
 
 class _NoLock:
@@ -152,16 +162,29 @@ class _NoLock:
 
 
 def _release(lock) -> None:
-    from redis.exceptions import LockError
+    """Free the document's lock; while Redis is away, keep trying a little so a retry is not refused."""
+    from redis.exceptions import LockError, RedisError
 
-    try:
-        lock.release()
-    except LockError:  # expired while we were stuck: someone may hold it now; nothing to free
-        log.warning("import_lock_expired name=%s", lock.name)
+    deadline = time.monotonic() + RELEASE_WAIT_SECONDS
+    while True:
+        try:
+            lock.release()
+            return
+        except LockError:  # expired while we were stuck: someone may hold it now; nothing to free
+            log.warning("import_lock_expired name=%s", lock.name)
+            return
+        except RedisError as exc:
+            if time.monotonic() > deadline:
+                log.warning("import_lock_not_released name=%s error=%s", lock.name, exc)
+                return
+            time.sleep(1.0)
 
 
-def import_document(document_id: int, force: bool = False, *, use_lock: bool = True) -> dict:
-    """Run the pipeline for one document (the RQ task; the CLI's --sync calls it in-process)."""
+def import_document(document_id: int, force: bool = False, *, use_lock: bool = True, lock=None) -> dict:
+    """Run the pipeline for one document (the RQ task; the CLI's --sync calls it in-process).
+
+    ``lock``: the document's lock, already held by the caller (a fetch), who releases it.
+    """
     from irisrag.ingest.ocr import OcrSettings
     from irisrag.ingest.pipeline import ImportJob, PipelineSettings, run_import
 
@@ -169,8 +192,9 @@ def import_document(document_id: int, force: bool = False, *, use_lock: bool = T
         doc = Document.get_or_none(Document.id == document_id)
         if doc is None:
             return {"document_id": document_id, "status": "deleted"}
-        lock = _lock(document_id) if use_lock else _NoLock()
-        if not lock.acquire():
+        held = lock is not None
+        lock = lock if held else _lock(document_id) if use_lock else _NoLock()
+        if not held and not lock.acquire():
             raise Conflict("This document is being imported by another job.", f"document {document_id}")
         progress = RowProgress(document_id, lock)
         comps, config = components.get(), current_app.config
@@ -191,7 +215,8 @@ def import_document(document_id: int, force: bool = False, *, use_lock: bool = T
             record_failure(document_id, exc, progress.stage)
             raise
         finally:
-            _release(lock)
+            if not held:
+                _release(lock)
         Document.update(status=result.status, sha256=result.sha256, size_bytes=result.size_bytes,
                         chunk_count=result.chunks, embedder_key=comps.embedder.key, imported_at=utcnow(),
                         progress_done=result.chunks, progress_total=result.chunks, error=None, error_detail=None,
@@ -202,37 +227,85 @@ def import_document(document_id: int, force: bool = False, *, use_lock: bool = T
                 "timings": result.timings, "maintenance": upkeep}
 
 
-def fetch_document(document_id: int, force: bool = False, *, use_lock: bool = True) -> dict:
-    """Fetch a URL document into <upload root>/url/ (retried on network errors), then import it."""
-    from irisrag.ingest.fetch import fetch_url
-    from irisrag.ingest.stage import stage_bytes, url_file_name
-    from irisrag.services.documents import upload_root
+class Heartbeat:
+    """While a step reports no progress of its own (a fetch), renew the lock and touch the row.
 
+    A fetch may legitimately take up to URL_TOTAL_TIMEOUT without a byte of progress; the
+    beat shows the job is alive, so it is never judged "its worker stopped" and retried
+    alongside itself. A killed work horse stops beating, and the verdict follows as before.
+    """
+
+    def __init__(self, document_id: int, lock, every: float) -> None:
+        self.document_id, self.lock, self.every = document_id, lock, every
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="import-heartbeat", daemon=True)
+
+    def __enter__(self) -> Heartbeat:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            try:
+                self.lock.reacquire()
+                with db.connection_context():
+                    Document.update(updated_at=utcnow()).where(Document.id == self.document_id).execute()
+            except Exception as exc:  # the fetch itself decides the outcome; a missed beat is logged
+                log.warning("import_heartbeat_failed document_id=%s error=%s", self.document_id, exc)
+
+
+def fetch_document(document_id: int, force: bool = False, *, use_lock: bool = True) -> dict:
+    """Fetch a URL document into <upload root>/url/ (retried on network errors), then import it.
+
+    The document's lock is held from before the fetch to the end of the import, so a second
+    job for it (a retry, a requeue) never fetches while this one runs.
+    """
     with db.connection_context():
         doc = Document.get_or_none(Document.id == document_id)
         if doc is None:
             return {"document_id": document_id, "status": "deleted"}
-        config = current_app.config
-        Document.update(status="fetching", updated_at=utcnow()).where(Document.id == document_id).execute()
-        began = time.monotonic()
-        log.info("job_stage document_id=%s job=%s stage=fetching previous=- previous_ms=0", document_id, _job_id())
+        lock = _lock(document_id) if use_lock else _NoLock()
+        if not lock.acquire():
+            _no_retry_unless_network(None)
+            raise Conflict("This document is being imported by another job.", f"document {document_id}")
         try:
+            _fetch_and_stage(doc, lock)
+            return import_document(document_id, force, use_lock=use_lock, lock=lock)
+        finally:
+            _release(lock)
+
+
+def _fetch_and_stage(doc: Document, lock) -> None:
+    """Fetch the document's URL, stage it, and point the row at the staged file."""
+    from irisrag.ingest.fetch import fetch_url
+    from irisrag.ingest.stage import stage_bytes, url_file_name
+    from irisrag.services.documents import upload_root
+
+    document_id, config = doc.id, current_app.config
+    Document.update(status="fetching", updated_at=utcnow()).where(Document.id == document_id).execute()
+    began = time.monotonic()
+    log.info("job_stage document_id=%s job=%s stage=fetching previous=- previous_ms=0", document_id, _job_id())
+    try:
+        with Heartbeat(document_id, lock, max(0.2, config["IMPORT_STALE_SECONDS"] / 4)):
             fetched = fetch_url(doc.source_url, timeout=config["URL_TIMEOUT"], max_bytes=config["MAX_UPLOAD_BYTES"],
                                 allowlist=config["URL_ALLOWLIST"], total_timeout=config["URL_TOTAL_TIMEOUT"])
-            kind = "pdf" if fetched.kind == "pdf" else "html" if fetched.kind == "html" else "text"
-            content = fetched.content if kind != "html" else _html_to_markdown(fetched)
-            name = url_file_name(doc.source_url, "pdf" if kind == "pdf" else "html")
-            path = stage_bytes(upload_root(), "url", name, content, area_id=doc.area_id)
-        except BaseException as exc:
-            log.warning("job_failed document_id=%s job=%s stage=fetching error=%s ms=%.0f", document_id, _job_id(),
-                        type(exc).__name__, (time.monotonic() - began) * 1000)
-            record_failure(document_id, exc, "fetching")
-            _no_retry_unless_network(exc)
-            raise
-        Document.update(name=path.name, directory=str(path.parent), kind="pdf" if kind == "pdf" else "text",
-                        updated_at=utcnow()).where(Document.id == document_id).execute()
-        _drop_flat_copy(Path(doc.directory) / doc.name, path, upload_root())
-    return import_document(document_id, force, use_lock=use_lock)
+        kind = "pdf" if fetched.kind == "pdf" else "html" if fetched.kind == "html" else "text"
+        content = fetched.content if kind != "html" else _html_to_markdown(fetched)
+        name = url_file_name(doc.source_url, "pdf" if kind == "pdf" else "html")
+        path = stage_bytes(upload_root(), "url", name, content, area_id=doc.area_id)
+    except BaseException as exc:
+        log.warning("job_failed document_id=%s job=%s stage=fetching error=%s ms=%.0f", document_id, _job_id(),
+                    type(exc).__name__, (time.monotonic() - began) * 1000)
+        record_failure(document_id, exc, "fetching")
+        _no_retry_unless_network(exc)
+        raise
+    Document.update(name=path.name, directory=str(path.parent), kind="pdf" if kind == "pdf" else "text",
+                    updated_at=utcnow()).where(Document.id == document_id).execute()
+    _drop_flat_copy(Path(doc.directory) / doc.name, path, upload_root())
 
 
 def _drop_flat_copy(old: Path, new: Path, root: Path) -> None:
@@ -241,7 +314,7 @@ def _drop_flat_copy(old: Path, new: Path, root: Path) -> None:
         old.unlink(missing_ok=True)
 
 
-def _no_retry_unless_network(exc: BaseException) -> None:
+def _no_retry_unless_network(exc: BaseException | None) -> None:
     """Only network errors and server errors are worth another try; stop RQ retrying the rest."""
     from rq import get_current_job
 
