@@ -63,3 +63,8 @@ def _configure_flask(app: Flask) -> None:
     app.config["REMEMBER_COOKIE_HTTPONLY"] = True
     app.config["REMEMBER_COOKIE_SAMESITE"] = "Lax"
     app.config["REMEMBER_COOKIE_SECURE"] = app.config["SESSION_COOKIE_SECURE"]
+    hops = int(app.config["TRUSTED_PROXIES"])
+    if hops:  # the client address (login rate limit, logs) and scheme come from the proxies' headers
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)

@@ -133,6 +133,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("FAKE_EMBED_DELAY", 0.0, "Tests only: seconds the fake embedder sleeps per batch.", float),
     Setting("LOGIN_RATE_LIMIT", 5, "Failed logins allowed per account and client address within the window.", int),
     Setting("LOGIN_RATE_WINDOW", 300, "Seconds of the login rate-limit window.", int),
+    Setting("TRUSTED_PROXIES", 0, "Reverse proxies in front of the app that set X-Forwarded-For/-Proto/-Host (count of hops, werkzeug ProxyFix); `0` trusts no such header. Behind one nginx: `1`. Never higher than the real number of proxies: clients could then choose their own address for the login rate limit.", _count),
     Setting("SESSION_COOKIE_SECURE", False, "Send session cookies over HTTPS only (turn on behind TLS).", _bool),
     Setting("LANGUAGE", "", "Force the UI language (`de` or `en`); empty follows the browser.", str),
     # --- embeddings (SPEC 4) ---

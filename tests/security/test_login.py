@@ -127,3 +127,40 @@ def test_login_oversized_credentials_are_refused_without_hashing_megabytes(app, 
     assert resp.status_code == 400  # the form's length limit, before any hash is computed
     resp = login(client, "a" * 10_000, "alicepassword")
     assert resp.status_code == 400
+
+
+def behind_proxy(app, client_address: str | None):
+    """A client whose requests reach the app through one proxy at 10.9.9.9 (X-Forwarded-For set by it)."""
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = "10.9.9.9"
+    if client_address:
+        client.environ_base["HTTP_X_FORWARDED_FOR"] = client_address
+    return client
+
+
+@pytest.mark.parametrize("admin_world", [False, True])
+def test_login_behind_a_trusted_proxy_limits_each_client_on_its_own(tmp_path, database_url, redis_url, admin_world):
+    from tests.conftest import make_app
+
+    app = make_app(tmp_path, database_url, redis_url, TRUSTED_PROXIES=1)
+    with app.app_context(), db.connection_context():
+        admin_service.create_user("root", "rootpassword", is_admin=True)
+    limit = app.config["LOGIN_RATE_LIMIT"]
+    attacker = behind_proxy(app, "203.0.113.66")
+    for n in range(4 * limit):  # the named account, then many names: both budgets of that address spent
+        name = "root" if n < limit else f"name{n}"
+        assert login(attacker, name, "wrong-password", admin=admin_world).status_code == 401
+    assert login(attacker, "root", "rootpassword", admin=admin_world).status_code == 429
+    owner = behind_proxy(app, "198.51.100.7")  # the real owner, elsewhere, through the same proxy
+    assert login(owner, "root", "rootpassword", admin=admin_world).status_code == 302
+    with app.app_context(), db.connection_context():
+        assert {a.address for a in LoginAttempt.select()} == {"203.0.113.66"}
+
+
+def test_login_forwarded_headers_are_ignored_without_trusted_proxies(app, accounts):
+    """Clients reaching the app directly cannot pick their address to escape the limit."""
+    limit = app.config["LOGIN_RATE_LIMIT"]
+    for n in range(limit):
+        client = behind_proxy(app, f"203.0.113.{n + 1}")
+        assert login(client, "alice", "wrong-password").status_code == 401
+    assert login(behind_proxy(app, "203.0.113.200"), "alice", "alicepassword").status_code == 429
