@@ -126,6 +126,13 @@ class EmbeddingError(IrisRagError):
     status = 502
 
 
+class VectorStoreUnwritable(IrisRagError):
+    """The vector store refused a write for lack of permission (or a read-only file system)."""
+
+    code = "vector_store_unwritable"
+    status = 503
+
+
 class EmbedderMismatch(IrisRagError):
     """Stored vectors were made by another embedder; a re-embed (rebuild) is needed."""
 

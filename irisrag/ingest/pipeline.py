@@ -23,6 +23,7 @@ from irisrag.ingest.chunk import Chunk, chunk_pages
 from irisrag.ingest.extract import EMPTY_MESSAGE, page_source
 from irisrag.ingest.ocr import OcrSettings
 from irisrag.ingest.prefetch import PagePrefetch
+from irisrag.ingest.store_errors import unwritable_store_named
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +97,8 @@ def run_import(job: ImportJob, *, embedder, store, settings: PipelineSettings, p
     if not rows:
         raise ExtractionError(EMPTY_MESSAGE, f"{job.path}: no text found")
     began = time.perf_counter()
-    store.replace_document(job.document_id, job.area_id, rows, vectors)
+    with unwritable_store_named():
+        store.replace_document(job.document_id, job.area_id, rows, vectors)
     timings["store"] = time.perf_counter() - began
     timings["total"] = time.perf_counter() - started
     log.info("imported document_id=%s chunks=%d seconds=%.2f", job.document_id, len(rows), timings["total"])

@@ -1,8 +1,9 @@
 """Readiness checks for load balancers and supervisors: each dependency answers or says why not.
 
-The database, Redis and LanceDB are always checked. ``deep`` adds the embedder (embeds a
-probe text) and the language model: its client's ``probe``, a cheap GET of its model list
-(Ollama ``/api/tags``, OpenAI-compatible ``/models``), never a generation. The LLM is not ``required``: without it
+The database (its document table is read), Redis and LanceDB (its chunks are counted against
+the document records: far fewer means the store lost data) are always checked. ``deep`` adds
+the embedder (embeds a probe text) and the language model: its client's ``probe``, a cheap GET
+of its model list (Ollama ``/api/tags``, OpenAI-compatible ``/models``), never a generation. The LLM is not ``required``: without it
 answers fall back to the best passages, so an unreachable LLM is reported but leaves the
 service ready.
 """
@@ -27,6 +28,9 @@ class Check:
 
 
 LLM_PROBE_TIMEOUT = 3.0
+# Imports replace a document's chunks before its row is updated, so the two counts may differ
+# for a moment by one document; under half of the recorded chunks is damage, not a race.
+MIN_STORED_SHARE = 0.5
 
 
 def _timed(name: str, probe: Callable[[], str], *, required: bool = True) -> Check:
@@ -40,13 +44,16 @@ def _timed(name: str, probe: Callable[[], str], *, required: bool = True) -> Che
 
 
 def _database() -> str:
+    """Read the document table itself: a damaged or unreadable table fails every question."""
+    from irisrag.models import Document
+
     opened = db.connect(reuse_if_open=True)  # the ops blueprint opens no connection for the request
     try:
-        db.execute_sql("SELECT 1")
+        documents = Document.select(Document.id).count()
     finally:
         if opened:
             db.close()
-    return type(db.obj).__name__
+    return f"{type(db.obj).__name__}, {documents} documents"
 
 
 def _redis() -> str:
@@ -54,9 +61,33 @@ def _redis() -> str:
     return "ping ok"
 
 
+def recorded_chunks() -> int:
+    """Return the chunks the document records say the current embedder's table holds."""
+    from peewee import fn
+
+    from irisrag.models import Document
+
+    key = components.get().embedder.key
+    opened = db.connect(reuse_if_open=True)
+    try:
+        total = Document.select(fn.SUM(Document.chunk_count)).where(Document.embedder_key == key).scalar()
+    finally:
+        if opened:
+            db.close()
+    return int(total or 0)
+
+
 def _lancedb() -> str:
-    store = components.get().store
-    return f"{store.count()} chunks"
+    """Count the stored chunks and compare them with the records: far fewer means data was lost."""
+    stored = components.get().store.count()
+    try:
+        recorded = recorded_chunks()
+    except Exception:  # the database check reports that; this one is about the store
+        return f"{stored} chunks (records not readable)"
+    if recorded and stored < recorded * MIN_STORED_SHARE:
+        raise RuntimeError(f"{stored} chunks stored, {recorded} on record: the vector store lost data "
+                           "(restore it from a backup, or `flask rag rebuild --all`)")
+    return f"{stored} chunks ({recorded} on record)"
 
 
 def _embedder() -> str:
