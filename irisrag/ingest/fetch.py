@@ -121,6 +121,9 @@ def precheck_url(url: str, allowlist: Sequence[str]) -> None:
 def _network_error(exc: Exception, url: str, timeout: float) -> FetchError:
     """Translate a requests/urllib3 exception into a FetchError with a clear message."""
     text = str(exc)
+    if "got more than" in text:  # http.client: over 100 headers, or a header line over 64 KiB
+        return FetchError(N_("The server sent an invalid response (too many or too long headers)"),
+                          f"{url}: {text}")
     if isinstance(exc, requests.Timeout) or "timed out" in text.lower():
         return FetchError(f"The server did not answer: timed out after {timeout:g} s", f"{url}: {text}",
                           retryable=True)

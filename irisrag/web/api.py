@@ -153,7 +153,10 @@ def _allowed_methods(path: str) -> list[str]:
 # --- input ----------------------------------------------------------------------
 
 def _json_body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:  # json.loads gives up on very deep nesting with RecursionError, not ValueError
+        raise InvalidJSON("The JSON body is nested too deeply.") from None
     if not isinstance(data, dict):
         raise InvalidJSON("Send a JSON object with Content-Type: application/json.")
     return data

@@ -52,3 +52,11 @@ def test_deadline_covers_redirects_and_a_fast_fetch_is_untouched(http_stub):
                                                   total_timeout=1.5)
     assert not running and isinstance(error, FetchError) and "took longer" in error.message
     assert seconds < 3.5
+
+
+def test_too_many_headers_is_an_invalid_response_not_retried():
+    with TrickleServer("many-headers") as server:
+        with pytest.raises(FetchError) as info:
+            fetch_url(server.url + "/", allowlist=["127.0.0.1"], timeout=5)
+    assert "invalid response (too many or too long headers)" in info.value.message
+    assert "could not be reached" not in info.value.message and not info.value.retryable

@@ -8,7 +8,7 @@ never fire::
 
 ``mode``: ``headers`` trickles the status line and headers; ``body`` sends the headers at once
 (with a Content-Length) and trickles the body; ``body-no-length`` trickles a body that ends
-when the connection closes. ``served`` counts the bytes sent.
+when the connection closes; ``many-headers`` sends 150 header lines at once. ``served`` counts the bytes sent.
 """
 from __future__ import annotations
 
@@ -58,7 +58,9 @@ class TrickleServer:
                     return
                 request += part
             head = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
-            if self.mode == "headers":
+            if self.mode == "many-headers":  # at once, but more than http.client accepts
+                conn.sendall(head + b"".join(b"X-H%d: y\r\n" % i for i in range(150)) + b"Content-Length: 2\r\n\r\nok")
+            elif self.mode == "headers":
                 self._trickle(conn, head + b"X-Pad: " + b"a" * 100000)
             elif self.mode == "body":
                 conn.sendall(head + b"Content-Length: 100000\r\n\r\n")

@@ -320,3 +320,18 @@ def test_api_openapi_describes_every_route(client, app):
     assert refs
     for section, name in refs:
         assert name in spec["components"][section], name
+
+
+def test_api_deeply_nested_json_is_400_not_500(app):
+    from irisrag.extensions import db
+    from irisrag.services import admin as admin_service
+    from irisrag.services import api_keys
+
+    with app.app_context(), db.connection_context():
+        admin_service.create_user("deep", "deeppassword")
+        key = api_keys.create_key("deep").plain
+    body = '{"question": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    for path in ("/api/v1/retrieve", "/api/v1/answer"):
+        resp = app.test_client().post(path, data=body, headers={"X-API-Key": key, "Content-Type": "application/json"})
+        assert resp.status_code == 400, (path, resp.status_code)
+        assert resp.get_json()["error"]["code"] == "invalid_json"
