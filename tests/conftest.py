@@ -248,6 +248,12 @@ def login(client, username: str, password: str, *, admin: bool = False):
     return client.post(path, data={"username": username, "password": password, "csrf_token": token})
 
 
+def logout(client, *, admin: bool = False):
+    """Log out with the POST form of the page header, as a browser would."""
+    path = "/admin/logout" if admin else "/logout"
+    return client.post(path, data={"csrf_token": csrf_token(client, path)})
+
+
 @pytest.fixture
 def make_user(app):
     """Create accounts through the service layer (password rules included)."""

@@ -15,6 +15,7 @@ bp = Blueprint("auth", __name__)
 
 def _login(world: str):
     admin = world == "admin"
+    security.refuse_bad_next(request.args.get("next"))
     form = LoginForm()
     error = None
     if form.validate_on_submit():
@@ -41,8 +42,10 @@ def login():
     return _login("user")
 
 
-@bp.route("/logout")
+@bp.route("/logout", methods=["GET", "POST"])
 def logout():
+    if request.method == "GET":  # a link (in a document, an answer) only asks; the POST carries the CSRF token
+        return render_template("auth/logout.html", world="user")
     if current_user.is_authenticated:
         auth_service.end_sessions(current_user.user, world="user")
     security.logout_as_user()
@@ -56,8 +59,10 @@ def admin_login():
     return _login("admin")
 
 
-@bp.route("/admin/logout")
+@bp.route("/admin/logout", methods=["GET", "POST"])
 def admin_logout():
+    if request.method == "GET":
+        return render_template("auth/logout.html", world="admin")
     admin = security.current_admin()
     if admin is not None:
         auth_service.end_sessions(admin, world="admin")

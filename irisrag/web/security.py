@@ -128,8 +128,18 @@ def admin_required(view):
     return wrapper
 
 
+def refuse_bad_next(target: str | None) -> None:
+    """Answer 400 for a ``next`` with control characters (CR/LF would split the Location header)."""
+    if target and any(ord(c) < 32 or ord(c) == 127 for c in target):
+        from flask_babel import gettext
+        from werkzeug.exceptions import BadRequest
+
+        raise BadRequest(gettext("The address to return to after login is not valid."))
+
+
 def safe_next(target: str | None, default: str) -> str:
     """Return a local redirect target, never another host."""
+    refuse_bad_next(target)
     if not target:
         return default
     parsed = urlparse(target)

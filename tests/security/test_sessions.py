@@ -17,7 +17,7 @@ from flask.sessions import SecureCookieSessionInterface
 from irisrag.extensions import db
 from irisrag.models import User
 from irisrag.services import admin as admin_service
-from tests.conftest import csrf_token, login, make_app
+from tests.conftest import csrf_token, login, logout, make_app
 
 
 @pytest.fixture
@@ -74,7 +74,7 @@ def test_sessions_login_token_is_bound_to_the_account_not_to_a_guessable_id(app,
 def test_sessions_admin_logout_invalidates_a_copied_admin_cookie(app, client, accounts):
     login(client, "root", "rootpassword", admin=True)
     copied = client.get_cookie("session").value
-    assert client.get("/admin/logout").status_code == 302
+    assert logout(client, admin=True).status_code == 302
     assert client.get("/admin").status_code == 302
     thief = app.test_client()
     thief.set_cookie("session", copied)
@@ -85,7 +85,7 @@ def test_sessions_user_logout_keeps_the_admin_world_and_vice_versa(app, client, 
     login(client, "root", "rootpassword", admin=True)
     login(client, "root", "rootpassword")
     both = client.get_cookie("session").value
-    client.get("/admin/logout")
+    logout(client, admin=True)
     assert client.get("/").status_code == 200 and client.get("/admin").status_code == 302
     thief = app.test_client()
     thief.set_cookie("session", both)  # the cookie from before the admin logout
@@ -131,3 +131,34 @@ def test_sessions_cookie_is_not_secure_by_default_for_plain_http(client, account
     cookie = next(c for c in login(client, "alice", "alicepassword").headers.getlist("Set-Cookie")
                   if c.startswith("session="))
     assert "Secure" not in cookie  # a local install over http must still be able to log in
+
+
+@pytest.mark.parametrize("admin", [False, True])
+def test_sessions_a_logout_link_only_asks_and_a_post_needs_the_csrf_token(app, client, accounts, admin):
+    """A link in a document or an answer (GET, or a cross-site POST without the token) ends no session."""
+    home, path = ("/admin", "/admin/logout") if admin else ("/", "/logout")
+    login(client, "root", "rootpassword", admin=admin)
+    page = client.get(path)
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and 'method="post"' in html and 'name="csrf_token"' in html
+    assert client.get(home).status_code == 200  # still logged in
+    assert client.post(path).status_code == 400  # no token: refused
+    assert client.post(path, data={"csrf_token": "forged"}).status_code == 400
+    assert client.get(home).status_code == 200
+    header = client.get(home).get_data(as_text=True)
+    assert f'action="{path}"' in header and f'href="{path}"' not in header  # the header button is a form
+    assert logout(client, admin=admin).status_code == 302
+    assert client.get(home).status_code == 302
+
+
+@pytest.mark.parametrize("admin", [False, True])
+@pytest.mark.parametrize("bad", ["/%0d%0aSet-Cookie:%20x=1", "/admin%0aLocation:%20//evil.example", "/%09x", "/%7f"])
+def test_sessions_next_with_control_characters_is_refused_with_400(app, client, accounts, admin, bad):
+    path = "/admin/login" if admin else "/login"
+    assert client.get(f"{path}?next={bad}").status_code == 400
+    token = csrf_token(client, path)
+    resp = client.post(f"{path}?next={bad}", data={"username": "root", "password": "rootpassword",
+                                                   "csrf_token": token})
+    assert resp.status_code == 400 and "Set-Cookie" not in str(resp.headers.get("Location"))
+    home = "/admin" if admin else "/"
+    assert client.get(home).status_code == 302  # not logged in by the refused request

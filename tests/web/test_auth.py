@@ -1,7 +1,7 @@
 """Two login worlds, route protection, CSRF, rate limit, no user enumeration, sessions."""
 import pytest
 
-from tests.conftest import csrf_token, login
+from tests.conftest import csrf_token, login, logout
 
 USER_GET = ["/", "/dashboard"]
 ADMIN_GET = ["/admin", "/admin/", "/admin/tab/users", "/admin/tab/documents", "/admin/logout"]
@@ -66,7 +66,7 @@ def test_auth_worlds_are_independent_in_one_browser(client, accounts):
     login(client, "root", "rootpassword", admin=True)
     login(client, "alice", "alicepassword")
     assert client.get("/").status_code == 200 and client.get("/admin").status_code == 200
-    client.get("/logout")
+    logout(client)
     assert client.get("/").status_code == 302
     assert client.get("/admin").status_code == 200  # logging out of one world keeps the other
 
@@ -110,7 +110,7 @@ def test_auth_rate_limit_trips_per_account_and_address(client, app, accounts):
 def test_auth_logout_invalidates_a_copied_session_cookie(client, app, accounts):
     login(client, "alice", "alicepassword")
     cookie = client.get_cookie("session").value
-    client.get("/logout")
+    logout(client)
     thief = app.test_client()
     thief.set_cookie("session", cookie)
     assert thief.get("/").status_code == 302
