@@ -42,6 +42,7 @@ def init_app(app: Flask) -> None:
         inspector,  # noqa: F401
         maintain,  # noqa: F401
         setup,  # noqa: F401  (registers commands)
+        users,  # noqa: F401
     )
 
     app.cli.add_command(rag)

@@ -8,6 +8,7 @@ from peewee import IntegrityError, fn
 
 from irisrag.errors import Conflict, NotFound, ValidationError
 from irisrag.extensions import db
+from irisrag.i18n import N_
 from irisrag.models import Area, AreaGroup, Document, Group, User, UserGroup
 from irisrag.services.auth import check_password_rules, end_sessions, hash_password
 
@@ -64,9 +65,11 @@ def create_user(username: str, password: str, *, is_admin: bool = False) -> User
     return _create(User, username=username, password_hash=hash_password(password), is_admin=is_admin)
 
 
-def update_user(user_id: int, *, username: str, is_admin: bool) -> User:
-    """Rename an account and set its admin flag."""
+def update_user(user_id: int, *, username: str, is_admin: bool, acting_user_id: int | None = None) -> User:
+    """Rename an account and set its admin flag (never the acting admin's own, nor the last admin's)."""
     user = get(User, user_id)
+    if user.is_admin and not is_admin:
+        _keep_admins(user, acting_user_id, N_("You cannot take the admin rights from your own account."))
     user.username = _clean_name(username, "username")
     _ensure_free(User, user.username, exclude_id=user.id, field="username")
     user.is_admin = is_admin
@@ -84,9 +87,11 @@ def set_password(user_id: int, password: str) -> User:
     return user
 
 
-def set_active(user_id: int, active: bool) -> User:
-    """Activate or deactivate an account; deactivating ends its sessions."""
+def set_active(user_id: int, active: bool, *, acting_user_id: int | None = None) -> User:
+    """Activate or deactivate an account; deactivating ends its sessions (never one's own, nor the last admin)."""
     user = get(User, user_id)
+    if not active and user.is_active:
+        _keep_admins(user, acting_user_id, N_("You cannot deactivate your own account."))
     user.is_active = active
     user.save(only=[User.is_active])
     if not active:
@@ -95,11 +100,21 @@ def set_active(user_id: int, active: bool) -> User:
 
 
 def delete_user(user_id: int, *, acting_user_id: int | None = None) -> None:
-    """Delete an account with its memberships (an admin cannot delete themself)."""
+    """Delete an account with its memberships (never one's own, nor the last active admin)."""
     user = get(User, user_id)
-    if acting_user_id is not None and user.id == acting_user_id:
-        raise Conflict("You cannot delete the account you are logged in with.")
+    _keep_admins(user, acting_user_id, N_("You cannot delete the account you are logged in with."))
     user.delete_instance(recursive=True)
+
+
+def _keep_admins(user: User, acting_user_id: int | None, own_message: str) -> None:
+    """Refuse a change that locks the acting admin out, or leaves no active admin at all."""
+    if acting_user_id is not None and user.id == acting_user_id:
+        raise Conflict(own_message)
+    if user.is_admin and user.is_active:
+        others = User.select().where(User.is_admin & User.is_active & (User.id != user.id)).exists()
+        if not others:
+            raise Conflict(N_("“%(name)s” is the last active admin; make another account an admin first."),
+                           params={"name": user.username})
 
 
 def create_named(model: type[M], name: str, description: str = "") -> M:

@@ -17,13 +17,16 @@ from typing import Any, TypeVar
 from peewee import fn
 
 from irisrag import components, vectortables
-from irisrag.errors import NotFound, QueueUnavailable
+from irisrag.errors import Conflict, NotFound, QueueUnavailable
+from irisrag.i18n import N_
 from irisrag.models import Document
 from irisrag.models.base import utcnow
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 FAILED_SHOWN = 50
+PRUNE_WINDOW = 200  # failed jobs looked at (and cleared when obsolete) per view of the page
+SUPERSEDED = ("done", "unchanged")  # a later import of the document succeeded
 DOCUMENT_TASKS = ("irisrag.jobs.documents.import_document", "irisrag.jobs.documents.fetch_document")
 
 
@@ -118,13 +121,29 @@ def _failed_jobs(queue: Any) -> tuple[int, tuple[FailedJobView, ...]]:
     from rq.job import Job
 
     registry = queue.failed_job_registry
-    ids = registry.get_job_ids(0, FAILED_SHOWN - 1, desc=True)
+    ids = registry.get_job_ids(0, PRUNE_WINDOW - 1, desc=True)
     jobs = [j for j in Job.fetch_many(ids, connection=queue.connection) if j is not None]
-    names = {d.id: d.name for d in Document.select(Document.id, Document.name).where(
+    documents = {d.id: d for d in Document.select(Document.id, Document.name, Document.status).where(
         Document.id.in_([i for i in (_document_id(j) for j in jobs) if i is not None] or [0]))}
+    jobs = [j for j in jobs if not _obsolete(registry, j, documents)][:FAILED_SHOWN]
     views = tuple(FailedJobView(j.id, (j.func_name or "?").rsplit(".", 1)[-1], _document_id(j),
-                                names.get(_document_id(j)), j.ended_at, _last_line(j.exc_info)) for j in jobs)
+                                getattr(documents.get(_document_id(j)), "name", None), j.ended_at,
+                                _last_line(j.exc_info)) for j in jobs)
     return registry.count, views
+
+
+def _obsolete(registry: Any, job: Any, documents: dict[int, Document]) -> bool:
+    """Drop a failed job whose document was deleted, or has been imported since: nothing is left to retry."""
+    document_id = _document_id(job)
+    if document_id is None:
+        return False
+    doc = documents.get(document_id)
+    if doc is not None and doc.status not in SUPERSEDED:
+        return False
+    registry.remove(job, delete_job=True)
+    log.info("failed_job_cleared job=%s document_id=%s reason=%s", job.id, document_id,
+             "document deleted" if doc is None else f"document {doc.status}")
+    return True
 
 
 def _workers(queue: Any) -> tuple[WorkerView, ...]:
@@ -155,6 +174,7 @@ def requeue_failed(job_id: str) -> str:
     from rq.exceptions import InvalidJobOperation, NoSuchJobError
 
     queue = components.get().queue
+    _refuse_requeue_without_document(queue, job_id)
     try:
         job = queue.failed_job_registry.requeue(job_id)
     except (NoSuchJobError, InvalidJobOperation) as exc:
@@ -167,6 +187,31 @@ def requeue_failed(job_id: str) -> str:
                         updated_at=utcnow()).where(Document.id == document_id).execute()
     log.info("job_requeued job=%s document_id=%s", job.id, document_id)
     return (job.func_name or job.id).rsplit(".", 1)[-1] + (f" (document {document_id})" if document_id else "")
+
+
+def _refuse_requeue_without_document(queue: Any, job_id: str) -> None:
+    """Refuse (and clear) a failed job whose document is gone; refuse one whose document is importing."""
+    from redis.exceptions import RedisError
+    from rq.exceptions import NoSuchJobError
+    from rq.job import Job
+
+    try:
+        job = Job.fetch(job_id, connection=queue.connection)
+    except NoSuchJobError:
+        return  # requeue() says so
+    except RedisError as exc:
+        raise QueueUnavailable("The job queue (Redis) is not reachable.", str(exc)) from exc
+    document_id = _document_id(job)
+    if document_id is None:
+        return
+    doc = Document.get_or_none(Document.id == document_id)
+    if doc is None:
+        queue.failed_job_registry.remove(job, delete_job=True)
+        raise NotFound(N_("This job cannot run again: its document (id %(id)s) was deleted. It has been removed."),
+                       params={"id": document_id})
+    if doc.is_running:
+        raise Conflict(N_("“%(name)s” is being imported right now; this old job was not requeued."),
+                       params={"name": doc.name})
 
 
 # --- index and disks --------------------------------------------------------------

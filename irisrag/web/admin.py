@@ -41,8 +41,8 @@ def run_action(tab: str, action: Callable[[], object], message: str, *, form=Non
             form[exc.detail].errors = [exc.message]
             return render_tab(tab, exc.status, **{form_key: form})
         if row is not None:
-            return render_tab(tab, exc.status, row_errors={row: exc.message})
-        return render_tab(tab, exc.status, error=exc.message)
+            return render_tab(tab, exc.status, row_errors={row: exc.translated(_)})
+        return render_tab(tab, exc.status, error=exc.translated(_))
     if not is_htmx():
         return redirect(url_for("admin.index", tab=tab))
     return render_tab(tab, message=message)
@@ -80,7 +80,8 @@ def update_user(user_id: int):
     if not form.validate_on_submit():
         return render_tab("users", 400, row_errors={user_id: _("Please enter a user name.")})
     return run_action(
-        "users", lambda: admin_service.update_user(user_id, username=form.username.data, is_admin=form.is_admin.data),
+        "users", lambda: admin_service.update_user(user_id, username=form.username.data, is_admin=form.is_admin.data,
+                                                   acting_user_id=current_admin().id),
         _("User saved."), row=user_id,
     )
 
@@ -99,7 +100,8 @@ def set_password(user_id: int):
 @admin_required
 def toggle_active(user_id: int):
     active = request.form.get("active") == "1"
-    return run_action("users", lambda: admin_service.set_active(user_id, active), _("User saved."), row=user_id)
+    return run_action("users", lambda: admin_service.set_active(user_id, active, acting_user_id=current_admin().id),
+                      _("User saved."), row=user_id)
 
 
 @bp.route("/users/<int:user_id>/delete", methods=["POST"])

@@ -33,7 +33,7 @@ def requeue_failed_job(job_id: str):
     try:
         what = system.requeue_failed(job_id)
     except IrisRagError as exc:
-        return _page(exc.status if exc.status < 500 else 200, error=exc.message)
+        return _page(exc.status if exc.status < 500 else 200, error=exc.translated(_))
     if not is_htmx():
         return redirect(url_for("admin.show_system"))
     return _page(message=_("Requeued: %(what)s.", what=what))
