@@ -8,8 +8,7 @@ from irisrag import components
 from irisrag.extensions import db
 from irisrag.models import Area, Document, User
 from irisrag.services import admin as admin_service
-from irisrag.services import documents
-from irisrag.services import system
+from irisrag.services import documents, system
 from tests.conftest import csrf_token, login, post
 
 
