@@ -10,9 +10,11 @@ import lxml.html
 import trafilatura
 
 from irisrag.errors import ExtractionError
+from irisrag.i18n import N_
 
 log = logging.getLogger(__name__)
 
+TOO_DEEP = N_("The page's markup is nested too deeply to be read (more than 256 levels).")
 # Documentation pages are tens of kilobytes; anything beyond this is not a page to index.
 MAX_HTML_CHARS = 20_000_000
 
@@ -82,10 +84,13 @@ def _parse(html: str):
         return None
     parser = lxml.html.HTMLParser(huge_tree=False, remove_comments=True, remove_pis=True)
     try:
-        return lxml.html.document_fromstring(html, parser=parser)
+        root = lxml.html.document_fromstring(html, parser=parser)
     except (lxml.etree.ParserError, ValueError) as exc:
         log.warning("lxml_parse_failed error=%s", exc)
         return None
+    if any(e.type_name == "ERR_RESOURCE_LIMIT" for e in parser.error_log):  # libxml2 stops at 256 levels
+        raise ExtractionError(TOO_DEEP, "libxml2: " + "; ".join(e.message for e in parser.error_log)[:500])
+    return root
 
 
 def html_plain_text(html: str) -> str:
