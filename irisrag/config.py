@@ -162,6 +162,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("MIN_SOURCE_SCORE", 1.0, "Source score a document needs to be shown as a found source.", float),
     Setting("FOUND_SOURCES_CHUNKS", 3, "Best chunks per document aggregated into its source score.", int),
     Setting("SOURCE_SCORE_RATIO", 0.5, "Shown sources score at least this share of the best source's score.", float),
+    Setting("GATE_RULE", "ranked", "Context gate: `ranked` (a chunk passes on MIN_MATCH_* or on the ranking's own evidence: a chunk of one of the first GATE_TOP_DOCUMENTS documents with a cosine similarity of at least GATE_MIN_SIMILARITY) or `lexical` (the original's MIN_MATCH_* rule alone).", _choice("ranked", "lexical")),
+    Setting("GATE_TOP_DOCUMENTS", 3, "Rule `ranked`: the ranking's first documents whose chunks may pass on similarity.", _positive),
+    Setting("GATE_MIN_SIMILARITY", 0.3, "Rule `ranked`: the cosine similarity such a chunk needs (calibrated for the USE embedder; see README: the gate).", float),
     # --- retrieval modes (hybrid = vector + full text, fused; README: retrieval quality) ---
     Setting("RETRIEVAL_MODE", "hybrid", "Candidate retrieval: `vector` (cosine), `fulltext` (BM25 on LanceDB's full-text index) or `hybrid` (both, fused; best on the shared benchmarks)."),
     Setting("FTS_LANGUAGE", "German", "Stemming language of the full-text index (`German`, `English`, ...); a change rebuilds the index at the next import."),
@@ -170,6 +173,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("FUSION_COVERAGE_FLOOR", 0.2, "Share of question terms found by full text at or below which the fusion uses the vector leg alone.", float),
     Setting("FUSION_COVERAGE_FULL", 0.6, "Share at or above which the full-text leg gets its whole weight (linear in between); set it at or below the floor for a constant weight.", float),
     Setting("FUSION_RRF_K", 60.0, "The k of Reciprocal Rank Fusion (method `rrf` only).", float),
+    Setting("FUSION_WEIGHT_FROM", "all", "What sets the full-text weight: `top` (the share of the question's terms that the best of the first FUSION_TOP_DOCUMENTS full-text documents holds) or `all` (the share found anywhere among the full-text candidates, the previous rule).", _choice("top", "all")),
+    Setting("FUSION_TOP_DOCUMENTS", 1, "Full-text documents looked at by FUSION_WEIGHT_FROM=top.", _positive),
+    Setting("FUSION_DOCUMENT_SHARE", 0.0, "Share of the document-level fusion (a document's best vector chunk and best full-text chunk, fused) in each chunk's score; 0 fuses per chunk only.", _fraction),
     # --- optional stages around the fusion (README: retrieval quality) ---
     Setting("RERANKER", "none", "Second stage on the top candidates: `none`, `embedder` (RERANK_EMBEDDER re-scores them; e5 lifts the default USE setup at ~1-2 s a question on 2 cores) or `llm` (the LLM judges them; one extra LLM call a question).", _choice("none", "embedder", "llm")),
     Setting("RERANK_TOP_N", 20, "Candidates the reranker re-orders (from the top of the fused list); the rest keep their order.", _positive),

@@ -28,11 +28,21 @@ class Dataset:
     fingerprint: str                     # sha256 of corpus.jsonl (keys caches)
 
 
+GENERIC_NAMES = frozenset({"beir", "data", "dataset", "corpus", "eval", "test", "latest"})
+
+
 def dataset_name(path: Path) -> str:
-    """Name a dataset by its directory, prefixed by the parent when siblings are datasets too."""
+    """Name a dataset by its path: its folder, prefixed by the parent's name when that is a family.
+
+    A generic folder name (``beir``, ``data``) is skipped for its parent's; the parent is a
+    family when it holds other datasets too (``xquad/de-en``).
+    """
     path = path.resolve()
-    siblings = [p for p in path.parent.iterdir() if p != path and (p / "corpus.jsonl").is_file()]
-    return f"{path.parent.name}/{path.name}" if siblings else path.name
+    while path.name.lower() in GENERIC_NAMES and path.parent != path:
+        path = path.parent
+    siblings = [p for p in path.parent.iterdir() if p != path and (p / "corpus.jsonl").is_file()] \
+        if path.parent.is_dir() else []
+    return f"{path.parent.name}/{path.name}" if siblings and path.parent.name else path.name
 
 
 def _jsonl(path: Path) -> Iterator[dict]:
@@ -68,7 +78,7 @@ def read_qrels(path: Path) -> dict[str, dict[str, int]]:
     return qrels
 
 
-def load(directory: str | Path, split: str = "test", limit: int | None = None) -> Dataset:
+def load(directory: str | Path, split: str = "test", limit: int | None = None, *, name: str | None = None) -> Dataset:
     """Load a BEIR dataset directory; ``limit`` keeps the first N queries of the split."""
     path = Path(directory)
     files = [path / "corpus.jsonl", path / "queries.jsonl", path / "qrels" / f"{split}.tsv"]
@@ -83,4 +93,4 @@ def load(directory: str | Path, split: str = "test", limit: int | None = None) -
         queries = dict(list(queries.items())[: max(int(limit), 0)])
     qrels = {q: {d: rel for d, rel in qrels[q].items() if d in corpus} for q in queries}
     digest = hashlib.sha256(files[0].read_bytes()).hexdigest()
-    return Dataset(dataset_name(path), split, corpus, queries, qrels, digest)
+    return Dataset(name or dataset_name(path), split, corpus, queries, qrels, digest)

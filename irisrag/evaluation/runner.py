@@ -9,42 +9,50 @@ Protocol (the same as the baselines in ``../shared/eval/README.md``):
    The app's own LanceDB and database are never touched; the scratch LanceDB is deleted
    afterwards. Chunk and query embeddings are cached in ``<scratch>/cache`` keyed by
    (corpus SHA256, embedder key, chunk size, overlap), so a rerun skips the embedding.
-2. Each query is answered by ``retrieve.rank_candidates`` in each mode: CONTEXT_CANDIDATES
-   (256) chunks, ranked by cosine (``vector``), BM25 (``fulltext``) or the fusion (``hybrid``).
-3. A document is ranked by its best chunk (first appearance in that list); documents
-   without a chunk among the candidates are not ranked. The lexical gate, the caps and the
-   found-sources rule are NOT applied: they filter the context of an answer, and this
-   measures the retrieval ranking they start from.
-4. nDCG@10, Recall@5/10/100, MRR@10, P@5 (``metrics.py``) are averaged over the queries.
+2. Each query is answered by ``retrieve.build_context`` in each mode, the function the
+   product's questions call: CONTEXT_CANDIDATES (256) chunks ranked by cosine (``vector``),
+   BM25 (``fulltext``) or the fusion (``hybrid``), then the gate, the caps and the found
+   sources, with the app's settings (and its reranker / query expander for the variants).
+3. The ranking: a document is ranked by its best candidate chunk (first appearance);
+   documents without a chunk among the candidates are not ranked. nDCG@10, Recall@5/10/100,
+   MRR@10, P@5 (``metrics.py``) are averaged over the queries.
+4. What the user gets (``outcome.py``): ``context_recall``, ``sources_recall``,
+   ``empty_context_rate``; with off-topic questions (another set's questions asked against
+   this corpus) ``offtopic_empty_rate``.
 
 Timings are milliseconds per query (mean); ``embed`` is one ``embed_query`` call per query,
-measured when the query vectors were computed (cached with them).
+measured when the query vectors were computed (cached with them). A reranking embedder
+embeds only the passages it re-scores (``vectors.LazyEmbedder``), cached across runs; its
+cached passages are charged at the time they took, so ``rerank`` is the product's cost.
 """
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import shutil
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TextIO
 
 import numpy as np
 
 from irisrag.embeddings import Embedder
+from irisrag.evaluation import outcome
 from irisrag.evaluation.beir import Dataset
-from irisrag.evaluation.metrics import documents_by_best_chunk, mean_metrics
+from irisrag.evaluation.metrics import METRICS
+from irisrag.evaluation.vectors import LazyEmbedder, Meter, Progress, TextCache, embed_chunks, embed_queries
 from irisrag.ingest.chunk import chunk_text
-from irisrag.rag.retrieve import MODES, RetrievalSettings, rank_candidates
+from irisrag.rag.retrieve import MODES, RetrievalSettings, build_context
 from irisrag.vectorstore import ChunkIn, VectorStore
 
 log = logging.getLogger(__name__)
 
 SCRATCH_AREA = 1
 WRITE_BATCH = 1000  # documents per LanceDB commit
-Progress = Callable[[str], None]
 
 
 @dataclass(frozen=True)
@@ -74,13 +82,24 @@ class Report:
     embedder: str
     modes: dict[str, ModeResult]
     prepare: dict[str, float]   # seconds: chunk, embed, write, index
+    fts_language: str = ""
+    negatives: dict[str, int] = field(default_factory=dict)   # off-topic set name -> questions
+    settings: dict = field(default_factory=dict)              # what else decides the numbers (params)
 
     def to_json(self) -> dict:
         """Return the ``--json`` document."""
         return {"dataset": self.dataset, "split": self.split, "queries": self.queries,
-                "modes": {mode: {**{k: round(v, 4) for k, v in r.metrics.items()},
-                                 "timings": {k: round(v, 3) for k, v in r.timings.items()}}
+                "documents": self.documents, "chunks": self.chunks, "embedder": self.embedder,
+                "fts_language": self.fts_language, "negatives": self.negatives, "settings": self.settings,
+                "prepare_seconds": {k: clean(v, 2) for k, v in self.prepare.items()},
+                "modes": {mode: {**{k: clean(v) for k, v in r.metrics.items()},
+                                 "timings": {k: clean(v, 3) for k, v in r.timings.items()}}
                           for mode, r in self.modes.items()}}
+
+
+def clean(value: float, digits: int = 4) -> float:
+    """Round for a report, never to -0.0."""
+    return round(value, digits) + 0.0
 
 
 def _key(*parts: object) -> str:
@@ -91,40 +110,6 @@ def chunk_corpus(dataset: Dataset, size: int, overlap: int) -> list[tuple[int, l
     """Chunk every corpus document; document ids are positions in the corpus."""
     return [(doc, [ChunkIn(c.index, c.text, c.page) for c in chunk_text(text, size, overlap)])
             for doc, text in enumerate(dataset.corpus.values())]
-
-
-def embed_chunks(embedder: Embedder, texts: Sequence[str], cache: Path, batch_size: int,
-                 progress: Progress | None = None) -> np.ndarray:
-    """Embed the chunk texts in batches, or load them from the cache file."""
-    if cache.is_file():
-        vectors = np.load(cache)
-        if vectors.shape == (len(texts), embedder.dim):
-            return vectors
-    parts, start = [], time.perf_counter()
-    for i in range(0, len(texts), batch_size):
-        parts.append(np.asarray(embedder.embed_documents(texts[i:i + batch_size]), dtype=np.float32))
-        if progress and (i // batch_size) % 50 == 49:
-            done = i + batch_size
-            progress(f"  embedded {done}/{len(texts)} chunks ({done / (time.perf_counter() - start):.0f}/s)")
-    vectors = np.concatenate(parts) if parts else np.zeros((0, embedder.dim), dtype=np.float32)
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    np.save(cache, vectors)
-    return vectors
-
-
-def embed_queries(embedder: Embedder, questions: Sequence[str], cache: Path) -> tuple[np.ndarray, float]:
-    """Embed each question with ``embed_query`` (timed) or load them; return vectors and seconds per query."""
-    if cache.is_file():
-        data = np.load(cache)
-        if data["vectors"].shape == (len(questions), embedder.dim):
-            return data["vectors"], float(data["seconds"])
-    start = time.perf_counter()
-    vectors = np.stack([embedder.embed_query(q) for q in questions]) if questions else \
-        np.zeros((0, embedder.dim), dtype=np.float32)
-    seconds = (time.perf_counter() - start) / max(len(questions), 1)
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(cache, vectors=vectors.astype(np.float32), seconds=np.float64(seconds))
-    return vectors, seconds
 
 
 def build_store(dataset: Dataset, embedder: Embedder, options: EvalOptions, lancedb_dir: Path, cache_dir: Path,
@@ -166,75 +151,111 @@ class Variant:
     expander: object | None = None
 
 
+@dataclass(frozen=True)
+class Questions:
+    """Questions to ask the corpus: their ids and texts, judgements (empty for off-topic ones), vectors."""
+
+    queries: dict[str, str]
+    qrels: dict[str, dict[str, int]]
+    vectors: np.ndarray
+    embed_seconds: float
+
+
+def _legs(store: VectorStore, question: str, vector: np.ndarray, k: int) -> outcome.Legs:
+    dense = store.search(vector, [SCRATCH_AREA], k)
+    text = store.search_fulltext(question, [SCRATCH_AREA], k)
+    return outcome.Legs({(h.document_id, h.chunk_index): n for n, h in enumerate(dense, start=1)},
+                        {(t.hit.document_id, t.hit.chunk_index): n for n, t in enumerate(text, start=1)})
+
+
+def _ask_all(variant: Variant, corpus_ids: list[str], questions: Questions, embedder: Embedder,
+             settings: RetrievalSettings, store: VectorStore, *, progress: Progress | None = None,
+             per_query: TextIO | None = None, label: str = "") -> tuple[dict[str, float], dict[str, float]]:
+    """Ask every question through ``build_context``; return the mean metrics and the summed stage seconds."""
+    totals: dict[str, float] = {}
+    sums: dict[str, float] = {}
+    meter = Meter(f"{label or variant.name}", len(questions.queries), "questions", progress)
+    cost = getattr(getattr(variant.reranker, "embedder", None), "take_cost", None)
+    for n, ((query_id, question), vector) in enumerate(zip(questions.queries.items(), questions.vectors,
+                                                           strict=True), start=1):
+        context = build_context(question, [SCRATCH_AREA], embedder=embedder, store=store, settings=settings,
+                                query_vector=vector, mode=variant.mode, reranker=variant.reranker,
+                                expander=variant.expander)
+        timings = dict(context.timings)
+        if cost is not None:  # the reranker's cached embeddings: charge what they cost when embedded
+            charged = cost()
+            timings["rerank"] += charged
+            timings["total"] += charged
+        for stage, seconds in timings.items():
+            totals[stage] = totals.get(stage, 0.0) + seconds
+        relevant = questions.qrels.get(query_id, {})
+        row = outcome.scores(context, corpus_ids, relevant) if relevant else \
+            {"empty_context_rate": 0.0 if context.chunks else 1.0}
+        for name, value in row.items():
+            sums[name] = sums.get(name, 0.0) + value
+        if per_query is not None:
+            legs = _legs(store, question, vector, settings.candidates)
+            record = {"mode": variant.name, "set": label or "judged", "query_id": query_id, "question": question,
+                      **outcome.trace(context, corpus_ids, relevant, legs)}
+            per_query.write(json.dumps(record, ensure_ascii=False) + "\n")
+        meter.update(n)
+    count = max(len(questions.queries), 1)
+    return {name: value / count for name, value in sums.items()}, totals
+
+
+def _per_query_ms(totals: dict[str, float], count: int, mode: str, embed_seconds: float) -> dict[str, float]:
+    per_query = {stage: 1000 * seconds / max(count, 1) for stage, seconds in totals.items()
+                 if stage != "embed" and (seconds > 0 or stage == "total")}
+    if mode != "fulltext":  # the vector was computed before; count one embed_query call
+        per_query = {"embed": 1000 * embed_seconds, **per_query}
+        per_query["total"] = per_query.get("total", 0.0) + 1000 * embed_seconds
+    return per_query
+
+
 def evaluate(dataset: Dataset, embedder: Embedder, options: EvalOptions, store: VectorStore,
-             query_vectors: np.ndarray, embed_seconds: float,
-             modes: Sequence[str | Variant]) -> dict[str, ModeResult]:
-    """Answer every query in every mode (or variant) and return the metrics and mean stage timings (ms)."""
+             questions: Questions, modes: Sequence[str | Variant], *, negatives: Questions | None = None,
+             progress: Progress | None = None, per_query: TextIO | None = None) -> dict[str, ModeResult]:
+    """Ask every question in every mode (or variant) through the product's context building.
+
+    Returns per mode the ranking metrics, the product-path metrics (``outcome.py``), with
+    ``offtopic_empty_rate`` when off-topic questions are given, and the mean stage timings (ms).
+    """
     corpus_ids = list(dataset.corpus)
     results: dict[str, ModeResult] = {}
     for variant in modes:
         variant = variant if isinstance(variant, Variant) else Variant(variant, variant)
-        mode = variant.mode
-        rankings: dict[str, list[str]] = {}
-        totals: dict[str, float] = {}
-        settings = replace(options.settings, mode=mode)
-        for (query_id, question), vector in zip(dataset.queries.items(), query_vectors, strict=True):
-            hits, timings = rank_candidates(question, [SCRATCH_AREA], embedder=embedder, store=store,
-                                            settings=settings, query_vector=vector, mode=mode,
-                                            reranker=variant.reranker, expander=variant.expander)
-            rankings[query_id] = [corpus_ids[d] for d in documents_by_best_chunk(h.document_id for h in hits)]
-            for stage, seconds in timings.items():
-                totals[stage] = totals.get(stage, 0.0) + seconds
-        n = max(len(dataset.queries), 1)
-        per_query = {stage: 1000 * seconds / n for stage, seconds in totals.items()
-                     if stage != "embed" and (seconds > 0 or stage == "total")}
-        if mode != "fulltext":  # the vector was computed before; count one embed_query call
-            per_query = {"embed": 1000 * embed_seconds, **per_query}
-            per_query["total"] += 1000 * embed_seconds
-        results[variant.name] = ModeResult(mean_metrics(rankings, dataset.qrels), per_query)
+        settings = replace(options.settings, mode=variant.mode)
+        metrics, totals = _ask_all(variant, corpus_ids, questions, embedder, settings, store,
+                                   progress=progress, per_query=per_query)
+        metrics = {**dict.fromkeys(METRICS, 0.0), **metrics}
+        if negatives is not None and negatives.queries:
+            off, _ = _ask_all(variant, corpus_ids, negatives, embedder, settings, store, progress=progress,
+                              per_query=per_query, label=f"{variant.name} off-topic")
+            metrics["offtopic_empty_rate"] = off["empty_context_rate"]
+        timings = _per_query_ms(totals, len(questions.queries), variant.mode, questions.embed_seconds)
+        results[variant.name] = ModeResult(metrics, timings)
     return results
 
 
-class CachedEmbedder:
-    """An embedder whose corpus chunks and queries were embedded (and cached) before the run.
-
-    Lets an ``embedder`` reranker be evaluated at the price of one corpus embedding, cached on
-    disk like the main embedder's; texts it has not seen are embedded on the spot.
-    """
-
-    def __init__(self, embedder: Embedder, texts: Sequence[str], vectors: np.ndarray,
-                 questions: Sequence[str], query_vectors: np.ndarray) -> None:
-        self.embedder, self.key, self.dim = embedder, embedder.key, embedder.dim
-        self.passages = dict(zip(texts, vectors, strict=True))
-        self.queries = dict(zip(questions, query_vectors, strict=True))
-
-    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
-        missing = [t for t in texts if t not in self.passages]
-        if missing:
-            self.passages.update(zip(missing, self.embedder.embed_documents(missing), strict=True))
-        return np.stack([self.passages[t] for t in texts])
-
-    def embed_query(self, text: str) -> np.ndarray:
-        if text not in self.queries:
-            self.queries[text] = self.embedder.embed_query(text)
-        return self.queries[text]
+def lazy_rerank_embedder(embedder: Embedder, cache_dir: Path) -> LazyEmbedder:
+    """Wrap a reranking embedder: it embeds only the passages it is asked for, cached across runs."""
+    return LazyEmbedder(embedder, TextCache(cache_dir / f"texts-{_key(embedder.key)}", embedder.dim))
 
 
-def cached_rerank_embedder(dataset: Dataset, embedder: Embedder, options: EvalOptions, cache_dir: Path,
-                           progress: Progress | None = None) -> CachedEmbedder:
-    """Embed (or load) the corpus chunks and the queries with a reranking embedder."""
-    texts = [c.text for _, chunks in chunk_corpus(dataset, options.chunk_size, options.chunk_overlap)
-             for c in chunks]
-    cache = cache_dir / f"chunks-{_key(dataset.fingerprint, embedder.key, options.chunk_size, options.chunk_overlap)}.npy"
-    vectors = embed_chunks(embedder, texts, cache, options.batch_size, progress)
-    questions = list(dataset.queries.values())
-    query_vectors, _ = embed_queries(embedder, questions, cache_dir / f"queries-{_key(embedder.key, *questions)}.npz")
-    return CachedEmbedder(embedder, texts, vectors, questions, query_vectors)
+def questions_of(dataset: Dataset, embedder: Embedder, cache_dir: Path, judged: bool = True) -> Questions:
+    """Embed (or load) a dataset's questions; ``judged=False`` drops the judgements (off-topic use)."""
+    texts = list(dataset.queries.values())
+    vectors, seconds = embed_queries(embedder, texts, cache_dir / f"queries-{_key(embedder.key, *texts)}.npz")
+    return Questions(dict(dataset.queries), dict(dataset.qrels) if judged else {}, vectors, seconds)
 
 
 def run(dataset: Dataset, embedder: Embedder, options: EvalOptions, scratch: Path,
-        modes: Sequence[str | Variant] = MODES, progress: Progress | None = None) -> Report:
-    """Evaluate the dataset in the given modes; only the embedding cache stays in ``scratch``."""
+        modes: Sequence[str | Variant] = MODES, progress: Progress | None = None, *,
+        negatives: Sequence[Dataset] = (), per_query: TextIO | None = None, settings: dict | None = None) -> Report:
+    """Evaluate the dataset in the given modes; only the embedding cache stays in ``scratch``.
+
+    ``negatives``: sets whose questions are asked against this corpus as off-topic controls.
+    """
     unknown = [m for m in modes if (m.mode if isinstance(m, Variant) else m) not in MODES]
     if unknown:
         raise ValueError(f"unknown retrieval mode(s) {unknown}; use {', '.join(MODES)}")
@@ -244,11 +265,14 @@ def run(dataset: Dataset, embedder: Embedder, options: EvalOptions, scratch: Pat
         if progress:
             progress(f"{dataset.name}: {len(dataset.corpus)} documents, {len(dataset.queries)} queries")
         store, chunks, prepare = build_store(dataset, embedder, options, lancedb_dir, cache_dir, progress)
-        questions = list(dataset.queries.values())
-        query_cache = cache_dir / f"queries-{_key(embedder.key, *questions)}.npz"
-        vectors, embed_seconds = embed_queries(embedder, questions, query_cache)
-        modes_result = evaluate(dataset, embedder, options, store, vectors, embed_seconds, modes)
+        questions = questions_of(dataset, embedder, cache_dir)
+        off = [questions_of(d, embedder, cache_dir, judged=False) for d in negatives]
+        merged = Questions({f"{d.name}:{q}": t for d, o in zip(negatives, off, strict=True) for q, t in o.queries.items()},
+                           {}, np.concatenate([o.vectors for o in off]), 0.0) if off else None
+        modes_result = evaluate(dataset, embedder, options, store, questions, modes, negatives=merged,
+                                progress=progress, per_query=per_query)
     finally:
         shutil.rmtree(lancedb_dir, ignore_errors=True)
     return Report(dataset.name, dataset.split, len(dataset.queries), len(dataset.corpus), chunks, embedder.key,
-                  modes_result, prepare)
+                  modes_result, prepare, options.fts_language, {d.name: len(d.queries) for d in negatives},
+                  settings or {})

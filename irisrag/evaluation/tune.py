@@ -22,7 +22,8 @@ from pathlib import Path
 
 from irisrag.evaluation import beir
 from irisrag.evaluation.metrics import documents_by_best_chunk, mean_metrics
-from irisrag.evaluation.runner import SCRATCH_AREA, EvalOptions, build_store, embed_queries
+from irisrag.evaluation.runner import SCRATCH_AREA, EvalOptions, build_store
+from irisrag.evaluation.vectors import embed_queries
 from irisrag.rag import fusion
 from irisrag.rag.lexical import terms
 

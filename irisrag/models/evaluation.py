@@ -34,10 +34,14 @@ class EvalRun(BaseModel):
         return json.loads(self.params_json or "{}")
 
     @classmethod
-    def previous(cls, dataset: str, split: str, mode: str, embedder_key: str, queries: int):
-        """Return the latest comparable run (same data, mode, embedder and query count) or None."""
+    def previous(cls, dataset: str, split: str, mode: str, embedder_key: str, queries: int,
+                 params_json: str | None = None):
+        """Return the latest comparable run (same data, mode, embedder, query count and, if given, settings)."""
+        same = ((cls.dataset == dataset) & (cls.split == split) & (cls.mode == mode)
+                & (cls.embedder_key == embedder_key) & (cls.queries == queries))
+        if params_json is not None:
+            same &= cls.params_json == params_json
         return (cls.select()
-                .where((cls.dataset == dataset) & (cls.split == split) & (cls.mode == mode)
-                       & (cls.embedder_key == embedder_key) & (cls.queries == queries))
+                .where(same)
                 .order_by(cls.created_at.desc(), cls.id.desc())
                 .first())

@@ -29,7 +29,7 @@ half of each XQuAD set (``irisrag.evaluation.tune``) and reported on the rest.
 """
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -38,6 +38,7 @@ from irisrag.rag.lexical import term_list
 K = TypeVar("K", bound=Hashable)
 
 METHODS = ("convex", "rrf")
+WEIGHT_FROM = ("top", "all")
 
 
 @dataclass(frozen=True)
@@ -49,10 +50,17 @@ class FusionSettings:
     coverage_floor: float = 0.2      # term coverage at or below which the full-text weight is 0
     coverage_full: float = 0.6       # term coverage at or above which it is ``lexical_weight``
     rrf_k: float = 60.0
+    document_share: float = 0.0      # share of the document-level fusion in a chunk's score (0: per chunk)
+    weight_from: str = "all"         # coverage over "all" full-text candidates, or of the "top" documents
+    top_documents: int = 1           # the best full-text documents whose coverage sets the weight ("top")
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:
             raise ValueError(f"unknown fusion method {self.method!r}; one of {', '.join(METHODS)}")
+        if self.weight_from not in WEIGHT_FROM:
+            raise ValueError(f"unknown fusion weight source {self.weight_from!r}; one of {', '.join(WEIGHT_FROM)}")
+        if not 0.0 <= self.document_share <= 1.0:
+            raise ValueError(f"the document share must be between 0 and 1, got {self.document_share}")
         if not 0.0 <= self.lexical_weight <= 1.0:
             raise ValueError(f"the fusion weight must be between 0 and 1, got {self.lexical_weight}")
 
@@ -66,6 +74,9 @@ def settings_from_config(config: Mapping[str, Any]) -> FusionSettings:
         coverage_floor=float(config.get("FUSION_COVERAGE_FLOOR", default.coverage_floor)),
         coverage_full=float(config.get("FUSION_COVERAGE_FULL", default.coverage_full)),
         rrf_k=float(config.get("FUSION_RRF_K", default.rrf_k)),
+        document_share=float(config.get("FUSION_DOCUMENT_SHARE", default.document_share)),
+        weight_from=str(config.get("FUSION_WEIGHT_FROM", default.weight_from)).strip().lower(),
+        top_documents=int(config.get("FUSION_TOP_DOCUMENTS", default.top_documents)),
     )
 
 
@@ -106,6 +117,24 @@ def term_coverage(question_terms: frozenset[str], texts: Iterable[str]) -> float
     return 1.0 - len(missing) / len(question_terms)
 
 
+def top_document_coverage(question_terms: frozenset[str], ranked: Iterable[tuple[Hashable, str]], top: int) -> float:
+    """Return the best share of the question's terms that one of the first ``top`` full-text documents holds.
+
+    ``ranked`` is the full-text leg as (document, chunk text) in BM25 order; a document's terms
+    are those of its chunks in that list. How well the best documents match, not whether the
+    words occur anywhere: a German question over English text shares a name or a number with
+    some chunk, but no document matches most of its words.
+    """
+    if not question_terms:
+        return 0.0
+    found: dict[Hashable, set[str]] = {}
+    for document, text in ranked:
+        if document not in found and len(found) >= top:
+            continue
+        found.setdefault(document, set()).update(t for t in term_list(text) if t in question_terms)
+    return max((len(words) for words in found.values()), default=0) / len(question_terms)
+
+
 def lexical_weight(settings: FusionSettings, coverage: float) -> float:
     """Return the full-text leg's weight for a question with this term coverage."""
     span = settings.coverage_full - settings.coverage_floor
@@ -114,12 +143,37 @@ def lexical_weight(settings: FusionSettings, coverage: float) -> float:
     return settings.lexical_weight * min(1.0, max(0.0, (coverage - settings.coverage_floor) / span))
 
 
+def best_per_document(scores: Sequence[tuple[K, float]], document_of: Callable[[K], Hashable]) -> dict[Hashable, float]:
+    """Return each document's best score in a (key, score) list."""
+    best: dict[Hashable, float] = {}
+    for key, value in scores:
+        document = document_of(key)
+        if document not in best or value > best[document]:
+            best[document] = value
+    return best
+
+
+def with_documents(chunk_scores: dict[K, float], dense: Sequence[tuple[K, float]],
+                   lexical: Sequence[tuple[K, float]], weight: float, share: float,
+                   document_of: Callable[[K], Hashable]) -> dict[K, float]:
+    """Mix each chunk's fused score with its document's (the best chunk of each leg, fused)."""
+    documents = convex(best_per_document(dense, document_of), best_per_document(lexical, document_of), weight)
+    return {key: (1 - share) * value + share * documents[document_of(key)] for key, value in chunk_scores.items()}
+
+
 def fuse(dense: Sequence[tuple[K, float]], lexical: Sequence[tuple[K, float]], weight: float,
-         settings: FusionSettings) -> list[K]:
-    """Return the keys of both ranked (key, score) lists in fused order, best first."""
+         settings: FusionSettings, document_of: Callable[[K], Hashable] | None = None) -> list[K]:
+    """Return the keys of both ranked (key, score) lists in fused order, best first.
+
+    With ``document_of`` and a DOCUMENT_SHARE above 0 (convex only), a chunk's score is mixed
+    with its document's: the document's best vector chunk and best full-text chunk both count,
+    even when they are different chunks.
+    """
     if settings.method == "rrf":
         scores = rrf([[k for k, _ in dense], [k for k, _ in lexical]], [1.0 - weight, weight], settings.rrf_k)
     else:
         scores = convex(dict(dense), dict(lexical), weight)
+        if document_of is not None and settings.document_share > 0:
+            scores = with_documents(scores, dense, lexical, weight, settings.document_share, document_of)
     order = {key: i for i, key in enumerate(dict.fromkeys([*(k for k, _ in dense), *(k for k, _ in lexical)]))}
     return sorted(scores, key=lambda key: (-scores[key], order[key]))

@@ -13,7 +13,14 @@ Stages (SPEC 5), each timed in ``Context.timings`` (seconds):
 ``lexical`` match each candidate's text against the question's normalised terms; a
             candidate passes when it shares at least ``min(MIN_MATCH_TERMS, number of
             question terms)`` terms, or its lexical score is at least MIN_MATCH_SCORE
-            (the clamp lets a one-word question such as "OpenTelemetry?" find anything)
+            (the clamp lets a one-word question such as "OpenTelemetry?" find anything).
+            With GATE_RULE ``ranked`` (the default; ``lexical`` is the original's rule
+            alone) a chunk also passes on the ranking's own evidence (``GateSettings``):
+            its document is among the first GATE_TOP_DOCUMENTS of the ranking and its
+            cosine similarity is at least GATE_MIN_SIMILARITY, so a question whose words
+            differ from the document's (another language, a paraphrase) still gets the
+            passages the ranking is sure of, while an off-topic question (no similar
+            chunk) still gets none
 ``expand``  optional (QUERY_EXPANSION, ``expand.py``): the LLM's keywords for the question,
             added to the full-text query, the fusion's and the lexical gate's terms
 ``rerank``  optional (RERANKER, ``rerank.py``): the top RERANK_TOP_N candidates re-ordered
@@ -71,6 +78,30 @@ class FulltextSearch(Protocol):
                         vector: np.ndarray | None = None) -> list[TextHit]: ...
 
 
+GATE_RULES = ("ranked", "lexical")
+
+
+@dataclass(frozen=True)
+class GateSettings:
+    """When a chunk that fails the lexical rule still reaches the context (rule ``ranked``)."""
+
+    rule: str = "ranked"            # "lexical": the original's rule alone
+    top_documents: int = 3          # the ranking's first documents whose chunks may pass on similarity
+    min_similarity: float = 0.3     # ... when the chunk's cosine similarity is at least this (USE)
+
+    def __post_init__(self) -> None:
+        if self.rule not in GATE_RULES:
+            raise ValueError(f"unknown gate rule {self.rule!r}; one of {', '.join(GATE_RULES)}")
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any], default: GateSettings | None = None) -> GateSettings:
+        """Build gate settings from an app config mapping, ``default``'s values for missing keys."""
+        default = default or cls()
+        return cls(rule=str(config.get("GATE_RULE", default.rule)).strip().lower(),
+                   top_documents=int(config.get("GATE_TOP_DOCUMENTS", default.top_documents)),
+                   min_similarity=float(config.get("GATE_MIN_SIMILARITY", default.min_similarity)))
+
+
 @dataclass(frozen=True)
 class RetrievalSettings:
     """The SPEC 5 retrieval parameters (original defaults)."""
@@ -85,6 +116,7 @@ class RetrievalSettings:
     source_score_ratio: float = 0.5
     mode: str = "vector"     # the original's retrieval; the app's default comes from RETRIEVAL_MODE
     fusion: FusionSettings = FusionSettings()
+    gate: GateSettings = GateSettings(rule="lexical")  # the original's; the app's default comes from GATE_RULE
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -105,6 +137,7 @@ class RetrievalSettings:
             source_score_ratio=float(config.get("SOURCE_SCORE_RATIO", default.source_score_ratio)),
             mode=str(config.get("RETRIEVAL_MODE", default.mode)).strip().lower(),
             fusion=fusion.settings_from_config(config),
+            gate=GateSettings.from_config(config, default.gate),
         )
 
 
@@ -157,6 +190,11 @@ def passes_lexical(found: LexicalMatch, question_terms: frozenset[str], settings
     """Tell whether a chunk's lexical match is enough for the context."""
     needed = max(1, min(settings.min_match_terms, len(question_terms)))
     return found.count >= needed or found.score >= settings.min_match_score
+
+
+def passes_ranking(hit: Hit, document_rank: int, gate: GateSettings) -> bool:
+    """Tell whether the ranking is sure of a chunk: a top document's chunk, similar enough (rule ``ranked``)."""
+    return gate.rule == "ranked" and document_rank < gate.top_documents and hit.score >= gate.min_similarity
 
 
 def build_context(
@@ -271,11 +309,15 @@ def fuse_candidates(dense: Sequence[Hit], lexical: Sequence[TextHit], question_t
     by_key: dict[tuple[int, int], Hit] = {}
     for hit in [*dense, *(t.hit for t in lexical)]:
         by_key.setdefault((hit.document_id, hit.chunk_index), hit)
-    coverage = fusion.term_coverage(question_terms, (t.hit.text for t in lexical))
+    if settings.fusion.weight_from == "top":
+        coverage = fusion.top_document_coverage(question_terms, ((t.hit.document_id, t.hit.text) for t in lexical),
+                                                settings.fusion.top_documents)
+    else:
+        coverage = fusion.term_coverage(question_terms, (t.hit.text for t in lexical))
     weight = fusion.lexical_weight(settings.fusion, coverage)
     order = fusion.fuse([((h.document_id, h.chunk_index), h.score) for h in dense],
                         [((t.hit.document_id, t.hit.chunk_index), t.bm25) for t in lexical],
-                        weight, settings.fusion)
+                        weight, settings.fusion, document_of=lambda key: key[0])
     return [replace(by_key[key], rank=rank) for rank, key in enumerate(order[: settings.candidates])]
 
 
@@ -284,11 +326,13 @@ def _gate(
     settings: RetrievalSettings,
 ) -> list[Candidate]:
     per_document: dict[int, int] = {}
+    document_rank: dict[int, int] = {}
     kept_total = 0
     result: list[Candidate] = []
     for hit, found in sorted(zip(hits, matches, strict=True), key=lambda pair: pair[0].rank):
         gate: str | None = None
-        if not passes_lexical(found, question_terms, settings):
+        rank = document_rank.setdefault(hit.document_id, len(document_rank))
+        if not (passes_lexical(found, question_terms, settings) or passes_ranking(hit, rank, settings.gate)):
             gate = GATE_LEXICAL
         elif per_document.get(hit.document_id, 0) >= settings.max_chunks_per_document:
             gate = GATE_DOCUMENT_CAP

@@ -5,7 +5,8 @@ from dataclasses import dataclass
 
 from irisrag.models import EvalRun
 
-SHOWN = ("ndcg@10", "recall@10", "recall@100", "mrr@10", "p@5")
+SHOWN = ("ndcg@10", "recall@10", "recall@100", "mrr@10", "context_recall", "sources_recall", "empty_context_rate",
+         "offtopic_empty_rate")
 
 
 @dataclass(frozen=True)
@@ -23,10 +24,12 @@ def recent_runs(limit: int = 200) -> list[RunView]:
         earlier = next((r for r in runs[index + 1:] if _comparable(r, run)), None)
         metrics = run.metrics
         before = earlier.metrics if earlier else {}
-        change = {k: (round(metrics[k] - before[k], 4) if k in metrics and k in before else None) for k in SHOWN}
+        change = {k: (round(metrics[k] - before[k], 4) + 0.0 if k in metrics and k in before else None) for k in SHOWN}
         views.append(RunView(run, metrics, change))
     return views
 
 
 def _comparable(a: EvalRun, b: EvalRun) -> bool:
-    return (a.dataset, a.split, a.mode, a.embedder_key, a.queries) == (b.dataset, b.split, b.mode, b.embedder_key, b.queries)
+    """Tell whether two runs measured the same thing: data, mode, embedder, query count and settings."""
+    return ((a.dataset, a.split, a.mode, a.embedder_key, a.queries, a.params)
+            == (b.dataset, b.split, b.mode, b.embedder_key, b.queries, b.params))

@@ -29,11 +29,18 @@ def test_cli_eval_json_keeps_runs_and_leaves_no_trace(app, tmp_path):
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert (data["dataset"], data["split"], data["queries"]) == ("tiny", "test", 3)
+    assert (data["embedder"], data["fts_language"], data["documents"], data["chunks"]) == ("fake-64", "German", 4, 4)
+    assert set(data["prepare_seconds"]) == {"chunk", "embed", "write", "index"}
+    assert data["settings"]["gate"]["rule"] == "ranked" and data["settings"]["caps"]["context_chunks"] == 9
     assert set(data["modes"]) == {"vector", "fulltext", "hybrid"}
     for mode in data["modes"].values():
-        assert {"ndcg@10", "recall@5", "recall@10", "recall@100", "mrr@10", "p@5", "timings"} <= set(mode)
+        assert {"ndcg@10", "recall@5", "recall@10", "recall@100", "mrr@10", "p@5", "timings", "context_recall",
+                "sources_recall", "empty_context_rate"} <= set(mode)
         assert 0.0 <= mode["ndcg@10"] <= 1.0 and mode["timings"]["total"] > 0
-    assert data["modes"]["fulltext"]["ndcg@10"] == 1.0  # each question shares a rare word with its document
+        assert "offtopic_empty_rate" not in mode  # no --negatives
+    # q3 "Wo stelle ich Urlaubsanträge?" shares one term with its document ("gestellt" keeps its own stem):
+    # score 1.5 fails the lexical rule; the default gate passes it as the ranking's first document.
+    assert (data["modes"]["fulltext"]["context_recall"], data["modes"]["fulltext"]["empty_context_rate"]) == (1.0, 0.0)
     with app.app_context(), db.connection_context():
         runs = list(EvalRun.select().order_by(EvalRun.id))
         assert [r.mode for r in runs] == ["vector", "fulltext", "hybrid"]
@@ -43,15 +50,24 @@ def test_cli_eval_json_keeps_runs_and_leaves_no_trace(app, tmp_path):
     assert not (tmp_path / "lancedb").exists()              # the app's LanceDB was never opened
     assert [p.name for p in scratch.iterdir()] == ["cache"]  # the scratch LanceDB is gone
 
-    again = runner.invoke(args=["rag", "eval", str(path), "--scratch", str(scratch), "--mode", "vector",
-                                "--fts-language", "English"])
+    again = runner.invoke(args=["rag", "eval", str(path), "--scratch", str(scratch), "--mode", "vector"])
     assert again.exit_code == 0, again.output
     lines = again.stdout.splitlines()
     assert lines[0].startswith("tiny (test): 3 queries, 4 documents")
     assert any(line.startswith("vector ") for line in lines)
-    assert any(line.lstrip().startswith("change") and "+0.0000" in line for line in lines)  # same numbers
+    change = next(line for line in lines if line.lstrip().startswith("change"))
+    assert "+0.0000" in change and "-0.0000" not in change  # same settings, same numbers, never -0
+    other = runner.invoke(args=["rag", "eval", str(path), "--scratch", str(scratch), "--mode", "vector",
+                                "--fts-language", "English", "--json"])
+    assert other.exit_code == 0, other.output
+    assert "change" not in json.loads(other.stdout)["modes"]["vector"]  # other settings: not compared
+    app.config["GATE_RULE"] = "lexical"  # the original's gate drops q3's only candidate chunk
+    original = runner.invoke(args=["rag", "eval", str(path), "--scratch", str(scratch), "--mode", "fulltext", "--json"])
+    fulltext = json.loads(original.stdout)["modes"]["fulltext"]
+    assert (fulltext["context_recall"], fulltext["empty_context_rate"], fulltext["ndcg@10"]) == (0.6667, 0.3333, 1.0)
+    assert "change" not in fulltext  # another gate: not compared with the ranked runs
     with app.app_context(), db.connection_context():
-        assert EvalRun.select().count() == 4
+        assert EvalRun.select().count() == 6
 
 
 def test_cli_eval_refuses_a_directory_without_the_split(app, tmp_path):

@@ -79,9 +79,10 @@ def test_runner_metrics_match_hand_computed_values(dataset, tmp_path):
     assert {"embed", "search", "fulltext", "fuse", "total"} <= set(report.modes["hybrid"].timings)
     assert "embed" not in report.modes["fulltext"].timings
     data = report.to_json()
-    assert set(data) == {"dataset", "split", "queries", "modes"}
+    assert {"dataset", "split", "queries", "documents", "chunks", "embedder", "fts_language", "prepare_seconds",
+            "modes"} <= set(data)
     assert set(data["modes"]["vector"]) == {"ndcg@10", "recall@5", "recall@10", "recall@100", "mrr@10", "p@5",
-                                            "timings"}
+                                            "context_recall", "sources_recall", "empty_context_rate", "timings"}
 
 
 def test_runner_leaves_only_the_embedding_cache(dataset, tmp_path):

@@ -196,3 +196,30 @@ def test_hybrid_on_a_vector_only_store_is_the_vector_ranking():
     assert hybrid == vector and [h.document_id for h in hybrid] == [0, 1, 2]
     with pytest.raises(TypeError, match="full-text"):
         rank_candidates("OpenTelemetry", [1], embedder=embedder, store=store, settings=settings, mode="fulltext")
+
+
+def test_fusion_per_document_counts_both_legs_best_chunks():
+    # Document A's best vector chunk (a0) and best full-text chunk (a1) differ; B's one chunk is second in both.
+    dense = [(("A", 0), 0.9), (("B", 0), 0.6), (("C", 0), 0.1)]
+    lexical = [(("A", 1), 9.0), (("B", 0), 6.0), (("C", 0), 1.0)]
+    per_chunk = fusion.fuse(dense, lexical, 0.5, FusionSettings())
+    assert per_chunk[0] == ("B", 0)  # 0.5 * 0.625 + 0.5 * 0.625 beats a0 (0.5 + 0) and a1 (0 + 0.5)
+    by_document = fusion.fuse(dense, lexical, 0.5, FusionSettings(document_share=0.5), document_of=lambda k: k[0])
+    assert by_document[:2] == [("A", 0), ("A", 1)]  # A first in both legs: 0.5 * 0.5 + 0.5 * 1.0 = 0.75 > 0.625
+    assert set(by_document) == set(per_chunk)
+    assert fusion.fuse(dense, lexical, 0.5, FusionSettings(document_share=0.5)) == per_chunk  # no document_of
+
+
+def test_fusion_weight_from_the_best_fulltext_documents():
+    question = terms("Gustave Eiffel designed the bridge across the river")
+    ranked = [(1, "Gustave Eiffel designed it."), (1, "The bridge across the river."), (2, "river"), (3, "designed")]
+    assert fusion.top_document_coverage(question, ranked, 1) == 1.0  # doc 1: its two chunks hold all six terms
+    weak = [(7, "Eiffel"), (8, "bridge"), (9, "river designed")]
+    assert fusion.top_document_coverage(question, weak, 2) == pytest.approx(1 / 6)
+    assert fusion.term_coverage(question, (text for _, text in weak)) == pytest.approx(4 / 6)  # the old rule: high
+    assert fusion.top_document_coverage(frozenset(), ranked, 1) == 0.0
+    settings = fusion.settings_from_config({"FUSION_WEIGHT_FROM": "top", "FUSION_TOP_DOCUMENTS": "3",
+                                            "FUSION_DOCUMENT_SHARE": "0.25"})
+    assert (settings.weight_from, settings.top_documents, settings.document_share) == ("top", 3, 0.25)
+    with pytest.raises(ValueError, match="weight source"):
+        FusionSettings(weight_from="some")
