@@ -46,7 +46,9 @@ AREA_COLUMN = "area_id"
 VECTOR_INDEX_TYPES = ("IVF_SQ", "IVF_HNSW_SQ")
 SEARCH_MIN_NPROBES = 20      # LanceDB's default; partitions probed on every query
 SEARCH_REFINE_FACTOR = 2     # re-rank 2k quantised candidates on the full vectors
-_CONFLICT = ("conflict", "retryable")
+# Lance's words for a lost optimistic commit, and for giving up after its own retries ("Too many
+# concurrent writers", seen on S3 while imports committed): both are worth another try later.
+_CONFLICT = ("conflict", "retryable", "concurrent writers", "write contention")
 T = TypeVar("T")
 
 

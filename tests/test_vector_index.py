@@ -170,6 +170,15 @@ def test_retry_backs_off_on_commit_conflicts_only(monkeypatch):
         vectorindex.retry(lambda: (_ for _ in ()).throw(ValueError("bad")))
     with pytest.raises(RuntimeError, match="conflict"):
         vectorindex.retry(lambda: (_ for _ in ()).throw(RuntimeError("commit conflict")), attempts=2)
+    calls.clear()
+
+    def contended():
+        calls.append(1)
+        if len(calls) < 2:
+            raise RuntimeError("Too many concurrent writers. Attempted 7 times, but failed on retry_timeout of 30 s")
+        return "ok"
+
+    assert vectorindex.retry(contended) == "ok" and len(calls) == 2
 
 
 def test_index_policy_rejects_unknown_types():

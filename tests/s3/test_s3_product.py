@@ -19,7 +19,7 @@ from irisrag.extensions import db
 from irisrag.jobs.maintenance import run_maintenance
 from irisrag.models import Area, Document, Group
 from irisrag.services import admin as admin_service
-from irisrag.services import api_keys, backup
+from irisrag.services import api_keys, backup, system
 from irisrag.services import documents as document_service
 from irisrag.vectorindex import IndexPolicy
 from tests.conftest import _database
@@ -126,6 +126,9 @@ def test_s3_import_ask_rebuild_delete_upkeep_backup_restore(tmp_path, database_u
         assert store.count() == total
         hits = store.search_fulltext("stichwort6", [docs[ids[6]].area_id], 5)
         assert {t.hit.document_id for t in hits} == {ids[6]}
+        # The admin system page reads the tables on S3 too (no local disk to show for LanceDB).
+        index = system.index_view()
+        assert index.error is None and [(t.rows, t.fulltext_index) for t in index.tables] == [(total, True)]
     assert _ask(app, key, "stichwort6") == {"handbuch-6.txt"}
 
     # Backup from S3 to a local directory, then restore into a fresh installation on another prefix.

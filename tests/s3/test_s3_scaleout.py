@@ -17,6 +17,7 @@ import random
 import threading
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -133,18 +134,24 @@ def _seed(app) -> tuple[str, str]:
 
 
 def _upload(webs, admin_key: str, rng: random.Random, uploaded: list[int]) -> dict[str, int]:
-    """Upload every document through the two web processes in turn; return name -> document id."""
+    """Upload every document, half through each web process at the same time; return name -> document id."""
     order = list(range(DOCUMENTS))
     rng.shuffle(order)
-    ids = {}
-    session = requests.Session()
-    for n, i in enumerate(order):
-        name, body = _document(i, rng)
-        resp = session.post(f"{webs[n % 2].url}/api/v1/documents", headers={"X-API-Key": admin_key},
-                            data={"area": "Geräte"}, files={"file": (name, body)}, timeout=60)
-        assert resp.status_code == 202, resp.text
-        ids[name] = resp.json()["id"]
-        uploaded.append(i)
+    documents = [(i, *_document(i, rng)) for i in order]
+    ids: dict[str, int] = {}
+
+    def send(web, share) -> None:
+        session = requests.Session()
+        for i, name, body in share:
+            resp = session.post(f"{web.url}/api/v1/documents", headers={"X-API-Key": admin_key},
+                                data={"area": "Geräte"}, files={"file": (name, body)}, timeout=60)
+            assert resp.status_code == 202, resp.text
+            ids[name] = resp.json()["id"]
+            uploaded.append(i)
+
+    with ThreadPoolExecutor(2) as pool:
+        for future in [pool.submit(send, web, documents[n::2]) for n, web in enumerate(webs)]:
+            future.result()
     return ids
 
 
