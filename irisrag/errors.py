@@ -88,6 +88,13 @@ class PathOutsideVolume(ImportError_):
     status = 403
 
 
+class ImportStopped(ImportError_):
+    """The row left the running states under its job (cancelled, or failed meanwhile): the job stops."""
+
+    code = "import_stopped"
+    status = 409
+
+
 class ExtractionError(ImportError_):
     """The file could not be read or yielded no text."""
 

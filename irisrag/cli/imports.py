@@ -141,10 +141,18 @@ def rebuild(document_id: int | None, rebuild_all: bool, **run) -> None:
     _run(service.rebuild_items(None if rebuild_all else document_id), force=True, **run)
 
 
+@command("cancel")
+@click.argument("document_id", type=int)
+def cancel(document_id: int) -> None:
+    """Cancel a queued or running import (the job stops, the old chunks stay)."""
+    doc = documents.cancel_import(document_id)
+    click.echo(f"Cancelled the import of document {document_id} ({_plain(doc.name)}); its old chunks stay.")
+
+
 @command("delete-document")
 @click.argument("document_id", type=int)
 def delete_document(document_id: int) -> None:
-    """Delete a document with its chunks and its staged file."""
+    """Delete a document with its chunks and its staged file (a running import is cancelled first)."""
     name = documents.delete_document(document_id)
     click.echo(f"Deleted document {document_id} ({_plain(name)}).")
 

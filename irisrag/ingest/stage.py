@@ -200,6 +200,22 @@ def resolve_in_volume(volume: str | Path | None, relpath: str) -> Path:
     return _regular_file(resolved, text, "in the source volume")
 
 
+def recheck_in_volume(volume: str | Path | None, path: Path) -> Path:
+    """Re-resolve a volume document's path right before it is read; refuse it when it now leads outside.
+
+    The path was checked when it was submitted, but a symlink swapped in since (a file, or a
+    folder on the way) must not be followed out of the volume on a Rebuild. Paths outside the
+    configured volume (uploads, local files) are returned as they are.
+    """
+    if volume is None or not str(volume).strip() or not Path(volume).is_dir():
+        return path
+    root = Path(volume).resolve(strict=True)
+    if not (path.is_relative_to(root) or path.is_relative_to(Path(volume).absolute())):
+        return path
+    shown = str(path.relative_to(root if path.is_relative_to(root) else Path(volume).absolute()))
+    return _regular_file(_inside(root, path, shown), shown, "in the source volume")
+
+
 def original_file_name(original_path: str) -> str:
     """Return the file name part of a POSIX or Windows path."""
     name = re.split(r"[\\/]", (original_path or "").strip())[-1]

@@ -20,7 +20,7 @@ from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
 from irisrag import components
-from irisrag.errors import Conflict, IrisRagError
+from irisrag.errors import Conflict, ImportStopped, IrisRagError
 from irisrag.extensions import db
 from irisrag.i18n import N_
 from irisrag.jobs.maintenance import maintain_after_import
@@ -45,15 +45,71 @@ def _pointer(document_id: int) -> str:
 
 def pending_job(document_id: int) -> Job | None:
     """Return the document's queued or running job, if any."""
-    redis = components.get().redis
-    job_id = redis.get(_pointer(document_id))
+    job = _pointed_job(document_id)
+    return job if job is not None and job.get_status(refresh=False) in PENDING else None
+
+
+ENDED_BADLY = ("failed", "stopped", "canceled")
+
+
+def _pointed_job(document_id: int) -> Job | None:
+    job_id = components.get().redis.get(_pointer(document_id))
     if not job_id:
         return None
     try:
-        job = Job.fetch(job_id.decode(), connection=redis)
+        return Job.fetch(job_id.decode(), connection=components.get().redis)
     except NoSuchJobError:
         return None
-    return job if job.get_status(refresh=False) in PENDING else None
+
+
+def dead_job(document_id: int) -> Job | None:
+    """Return the document's last job when RQ says it ended without finishing (horse killed, stopped)."""
+    with queue_errors():
+        job = _pointed_job(document_id)
+        return job if job is not None and job.get_status(refresh=False) in ENDED_BADLY else None
+
+
+def cancel_job(document_id: int, wait: float = 10.0) -> str | None:
+    """Stop the document's job: cancel it while it waits, stop its work horse while it runs.
+
+    Returns the job's RQ status before, or None when it had none. The document's lock is
+    freed once the job has ended (a killed horse cannot free it itself).
+    """
+    from rq.command import send_stop_job_command
+    from rq.exceptions import InvalidJobOperation
+
+    with queue_errors():
+        job = pending_job(document_id)
+        if job is None:
+            return None
+        status = job.get_status(refresh=False)
+        try:
+            if status == "started":
+                send_stop_job_command(components.get().redis, job.id)
+            else:
+                job.cancel()
+        except (InvalidJobOperation, NoSuchJobError) as exc:  # it ended meanwhile
+            log.info("cancel_job_ended document_id=%s job=%s error=%s", document_id, job.id, exc)
+        if _ended(job, wait):
+            free_lock(document_id)
+    log.info("job_cancelled document_id=%s job=%s was=%s", document_id, job.id, status)
+    return status
+
+
+def free_lock(document_id: int) -> None:
+    """Free the document's lock once RQ says its job is dead (a killed horse cannot release it)."""
+    with queue_errors():
+        components.get().redis.delete(_lock_name(document_id))
+
+
+def _ended(job: Job, wait: float) -> bool:
+    deadline = time.monotonic() + wait
+    while job.get_status(refresh=True) in PENDING:
+        if time.monotonic() > deadline:
+            log.warning("cancel_job_still_running job=%s", job.id)
+            return False
+        time.sleep(0.1)
+    return True
 
 
 def enqueue_document(document_id: int, *, fetch: bool, force: bool = False, abandoned: bool = False) -> Job | None:
@@ -108,8 +164,9 @@ class RowProgress:
         self._last = (stage, now)
         if self.lock is not None:
             self.lock.reacquire()
-        Document.update(status=stage, progress_done=done, progress_total=total, updated_at=utcnow()).where(
-            Document.id == self.document_id).execute()
+        if not Document.mark_stage(self.document_id, stage, done, total):
+            raise ImportStopped("The import was stopped (cancelled, or marked failed meanwhile).",
+                                f"document {self.document_id} left the running states at stage {stage}")
 
 
 def _job_id() -> str:
@@ -137,15 +194,18 @@ def record_failure(document_id: int, exc: BaseException, stage: str | None = Non
         message, detail = "The import failed unexpectedly.", ""
     tail = "".join(traceback.format_exception(exc)[-3:])
     detail = "\n".join(part for part in (f"stage: {stage}" if stage else "", detail, tail) if part)
-    Document.update(status="failed", error=message, error_detail=detail[:8000], updated_at=utcnow()).where(
-        Document.id == document_id).execute()
+    Document.mark_failed(document_id, message, detail[:8000])
+
+
+def _lock_name(document_id: int) -> str:
+    return f"irisrag:{_prefix()}:lock:doc:{document_id}"
 
 
 def _lock(document_id: int):
     timeout = max(2, current_app.config["IMPORT_STALE_SECONDS"])
     # Not thread-local: the fetch's heartbeat thread renews the lock its job thread took.
-    return components.get().redis.lock(f"irisrag:{_prefix()}:lock:doc:{document_id}", timeout=timeout,
-                                       blocking_timeout=0, thread_local=False)
+    return components.get().redis.lock(_lock_name(document_id), timeout=timeout, blocking_timeout=0,
+                                       thread_local=False)
 
 
 class _NoLock:
@@ -159,6 +219,13 @@ class _NoLock:
 
     def reacquire(self) -> bool:
         return True
+
+
+def _forget_ended_job(document_id: int) -> None:
+    """Drop the pointer to the document's ended job: an in-process run (``--sync``) has no job of its own."""
+    job = _pointed_job(document_id)
+    if job is not None and job.get_status(refresh=False) not in PENDING:
+        components.get().redis.delete(_pointer(document_id))
 
 
 def _release(lock) -> None:
@@ -187,6 +254,7 @@ def import_document(document_id: int, force: bool = False, *, use_lock: bool = T
     """
     from irisrag.ingest.ocr import OcrSettings
     from irisrag.ingest.pipeline import ImportJob, PipelineSettings, run_import
+    from irisrag.ingest.stage import recheck_in_volume
 
     with db.connection_context():
         doc = Document.get_or_none(Document.id == document_id)
@@ -196,12 +264,16 @@ def import_document(document_id: int, force: bool = False, *, use_lock: bool = T
         lock = lock if held else _lock(document_id) if use_lock else _NoLock()
         if not held and not lock.acquire():
             raise Conflict("This document is being imported by another job.", f"document {document_id}")
+        if use_lock and _job_id() == "-":
+            _forget_ended_job(document_id)
         progress = RowProgress(document_id, lock)
         comps, config = components.get(), current_app.config
         began = time.monotonic()
         log.info("job_start document_id=%s job=%s task=import force=%s", document_id, _job_id(), force)
         try:
-            job = ImportJob(doc.id, doc.area_id, Path(doc.directory) / doc.name, doc.kind, doc.sha256,
+            # Re-checked here, at read time: a symlink swapped into the volume since is not followed out.
+            path = recheck_in_volume(config["SRC_VOLUME_PATH"], Path(doc.directory) / doc.name)
+            job = ImportJob(doc.id, doc.area_id, path, doc.kind, doc.sha256,
                             doc.chunk_count if doc.embedder_key == comps.embedder.key else 0, force)
             settings = PipelineSettings(config["CHUNK_SIZE"], config["CHUNK_OVERLAP"], config["EMBEDDING_BATCH_SIZE"],
                                         OcrSettings(config["OCR_LANGUAGES"], config["OCR_PAGE_TIMEOUT"]))
@@ -209,6 +281,9 @@ def import_document(document_id: int, force: bool = False, *, use_lock: bool = T
             # Indexes current for hybrid retrieval; a failure here is logged, never fails the import.
             upkeep = (maintain_after_import(use_lock=use_lock, document_id=document_id)
                       if result.status == "done" else None)
+        except ImportStopped:
+            log.info("job_stopped document_id=%s job=%s stage=%s", document_id, _job_id(), progress.stage or "-")
+            return {"document_id": document_id, "status": Document.get_by_id(document_id).status}
         except BaseException as exc:
             log.warning("job_failed document_id=%s job=%s stage=%s error=%s ms=%.0f", document_id, _job_id(),
                         progress.stage or "-", type(exc).__name__, (time.monotonic() - began) * 1000)
@@ -217,10 +292,9 @@ def import_document(document_id: int, force: bool = False, *, use_lock: bool = T
         finally:
             if not held:
                 _release(lock)
-        Document.update(status=result.status, sha256=result.sha256, size_bytes=result.size_bytes,
-                        chunk_count=result.chunks, embedder_key=comps.embedder.key, imported_at=utcnow(),
-                        progress_done=result.chunks, progress_total=result.chunks, error=None, error_detail=None,
-                        updated_at=utcnow()).where(Document.id == document_id).execute()
+        Document.mark_finished(document_id, result.status, sha256=result.sha256, size_bytes=result.size_bytes,
+                               chunk_count=result.chunks, embedder_key=comps.embedder.key, imported_at=utcnow(),
+                               progress_done=result.chunks, progress_total=result.chunks)
         log.info("job_done document_id=%s job=%s status=%s chunks=%d ms=%.0f", document_id, _job_id(),
                  result.status, result.chunks, (time.monotonic() - began) * 1000)
         return {"document_id": document_id, "status": result.status, "chunks": result.chunks,
@@ -273,20 +347,22 @@ def fetch_document(document_id: int, force: bool = False, *, use_lock: bool = Tr
             _no_retry_unless_network(None)
             raise Conflict("This document is being imported by another job.", f"document {document_id}")
         try:
-            _fetch_and_stage(doc, lock)
+            if not _fetch_and_stage(doc, lock):  # cancelled (or failed) before it began: nothing to do
+                return {"document_id": document_id, "status": Document.get_by_id(document_id).status}
             return import_document(document_id, force, use_lock=use_lock, lock=lock)
         finally:
             _release(lock)
 
 
-def _fetch_and_stage(doc: Document, lock) -> None:
-    """Fetch the document's URL, stage it, and point the row at the staged file."""
+def _fetch_and_stage(doc: Document, lock) -> bool:
+    """Fetch the document's URL, stage it, and point the row at the staged file (False: the row may not run)."""
     from irisrag.ingest.fetch import fetch_url
     from irisrag.ingest.stage import stage_bytes, url_file_name
     from irisrag.services.documents import upload_root
 
     document_id, config = doc.id, current_app.config
-    Document.update(status="fetching", updated_at=utcnow()).where(Document.id == document_id).execute()
+    if not Document.mark_stage(document_id, "fetching"):
+        return False
     began = time.monotonic()
     log.info("job_stage document_id=%s job=%s stage=fetching previous=- previous_ms=0", document_id, _job_id())
     try:
@@ -306,6 +382,7 @@ def _fetch_and_stage(doc: Document, lock) -> None:
     Document.update(name=path.name, directory=str(path.parent), kind="pdf" if kind == "pdf" else "text",
                     updated_at=utcnow()).where(Document.id == document_id).execute()
     _drop_flat_copy(Path(doc.directory) / doc.name, path, upload_root())
+    return True
 
 
 def _drop_flat_copy(old: Path, new: Path, root: Path) -> None:

@@ -1,4 +1,14 @@
-"""Documents (SPEC 2): metadata and import status; chunks live in LanceDB."""
+"""Documents (SPEC 2): metadata and import status; chunks live in LanceDB.
+
+The status moves only through the transition methods below (nothing else writes it):
+
+    queued -> fetching -> extracting -> chunking -> embedding -> done | unchanged | failed
+    any running status -> failed | cancelled;   done | unchanged | failed | cancelled -> queued
+
+Each transition is one conditional UPDATE (``WHERE status IN`` the states it may leave), so
+two processes never both win: a job whose row was cancelled or failed meanwhile changes
+nothing and learns it from the returned count.
+"""
 from __future__ import annotations
 
 from peewee import (
@@ -14,9 +24,19 @@ from peewee import (
 from irisrag.models.access import Area
 from irisrag.models.base import BaseModel, utcnow
 
-# Stages in order; the last three are final.
-STATUSES = ("queued", "fetching", "extracting", "chunking", "embedding", "done", "unchanged", "failed")
+# Stages in order; the last four are final.
+STATUSES = ("queued", "fetching", "extracting", "chunking", "embedding", "done", "unchanged", "failed", "cancelled")
 RUNNING = ("queued", "fetching", "extracting", "chunking", "embedding")
+WORKING = ("fetching", "extracting", "chunking", "embedding")
+FINAL = ("done", "unchanged", "failed", "cancelled")
+# status -> the statuses it may be entered from. A fetch retried by RQ enters fetching from failed.
+ENTERED_FROM = {
+    "queued": ("queued", *FINAL),
+    "fetching": ("queued", "fetching", "failed"),
+    **{stage: RUNNING for stage in ("extracting", "chunking", "embedding")},
+    **{final: RUNNING for final in FINAL if final != "failed"},
+    "failed": RUNNING,
+}
 
 
 class Document(BaseModel):
@@ -51,3 +71,50 @@ class Document(BaseModel):
     @property
     def short_hash(self) -> str:
         return (self.sha256 or "")[:8]
+
+    @property
+    def is_cancellable(self) -> bool:
+        return self.status in RUNNING
+
+    # --- status transitions (the only writers of ``status``) ---------------------------
+
+    @classmethod
+    def _move(cls, status: str, where, **fields) -> int:
+        """Set ``status`` (and fields) on the rows matching ``where`` that may enter it; return how many."""
+        allowed = cls.status.in_(ENTERED_FROM[status])
+        return cls.update(status=status, updated_at=utcnow(), **fields).where(where & allowed).execute()
+
+    @classmethod
+    def mark_queued(cls, document_id: int) -> bool:
+        """Queue a document again (a new import, retry or rebuild); refused while a job works on it."""
+        return bool(cls._move("queued", cls.id == document_id, progress_done=0, progress_total=0, error=None,
+                              error_detail=None))
+
+    @classmethod
+    def mark_stage(cls, document_id: int, stage: str, done: int = 0, total: int = 0) -> bool:
+        """Record a job's stage and progress; False when the row is no longer running (cancelled, failed)."""
+        if stage not in WORKING:
+            raise ValueError(f"not a working stage: {stage!r}")
+        return bool(cls._move(stage, cls.id == document_id, progress_done=done, progress_total=total))
+
+    @classmethod
+    def mark_finished(cls, document_id: int, status: str, **result) -> bool:
+        """Record a job's result (``done`` or ``unchanged``) with its hash, size and chunk count."""
+        if status not in ("done", "unchanged"):
+            raise ValueError(f"not a result: {status!r}")
+        return bool(cls._move(status, cls.id == document_id, error=None, error_detail=None, **result))
+
+    @classmethod
+    def mark_failed(cls, document_id: int, message: str, detail: str = "") -> bool:
+        """Record a failure of a running import (a cancelled row stays cancelled)."""
+        return bool(cls._move("failed", cls.id == document_id, error=message, error_detail=detail))
+
+    @classmethod
+    def fail_where(cls, where, message: str, detail: str = "") -> int:
+        """Fail every running import matching ``where`` (stale, lost, restored); return how many."""
+        return cls._move("failed", where, error=message, error_detail=detail)
+
+    @classmethod
+    def mark_cancelled(cls, document_id: int, detail: str = "") -> bool:
+        """Cancel a queued or running import; its old chunks stay."""
+        return bool(cls._move("cancelled", cls.id == document_id, error=None, error_detail=detail or None))

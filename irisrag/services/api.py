@@ -112,6 +112,13 @@ def get_document(principal: KeyPrincipal, document_id: int) -> Document:
     return doc
 
 
+def cancel_import(principal: KeyPrincipal, document_id: int) -> Document:
+    """Cancel an import of a document in the key's areas (admin keys only)."""
+    if not principal.is_admin:
+        raise Forbidden(IMPORT_NEEDS_ADMIN, detail=f"key id {principal.key_id}")
+    return document_service.cancel_import(get_document(principal, document_id).id)
+
+
 def import_document(principal: KeyPrincipal, area: int | str | None, *, url: str | None = None,
                     filename: str | None = None, data: bytes | BinaryIO | None = None) -> Document:
     """Queue a URL or an uploaded file for import (admin keys only, into an area the key reaches)."""

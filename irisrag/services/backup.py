@@ -308,9 +308,8 @@ def _fix_rows(manifest: dict[str, Any]) -> int:
                 if rest == "" or rest.startswith("/"):
                     Document.update(directory=new + rest).where(Document.id == doc.id).execute()
                     moved += 1
-    Document.update(status="failed", error="The import was running when the backup was taken. Retry it.",
-                    error_detail="restored from a backup", updated_at=utcnow()).where(
-        Document.status.in_(RUNNING)).execute()
+    Document.fail_where(Document.status.in_(RUNNING), "The import was running when the backup was taken. Retry it.",
+                        "restored from a backup")
     return moved
 
 

@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import BinaryIO
 
 from irisrag import components
-from irisrag.errors import Conflict, NotFound
+from irisrag.errors import Conflict, NotFound, QueueUnavailable
 from irisrag.models import Area, Document
 from irisrag.models.base import utcnow
-from irisrag.models.documents import RUNNING
+from irisrag.models.documents import RUNNING, WORKING
 from irisrag.services import registration
 from irisrag.services.admin import get as get_named
 from irisrag.services.registration import upload_root
@@ -37,14 +37,13 @@ def queue_import(doc: Document, *, force: bool = False) -> Document:
     from irisrag.jobs import documents as document_jobs
 
     abandoned = doc.status == "failed"
-    Document.update(status="queued", progress_done=0, progress_total=0, error=None, error_detail=None,
-                    updated_at=utcnow()).where(Document.id == doc.id).execute()
+    if not Document.mark_queued(doc.id):
+        raise Conflict(f"“{doc.name}” is being imported right now; wait until it has finished.")
     try:
         document_jobs.enqueue_document(doc.id, fetch=bool(doc.source_url), force=force, abandoned=abandoned)
     except Exception as exc:
         message = getattr(exc, "message", "The import could not be queued.")
-        Document.update(status="failed", error=message, error_detail=getattr(exc, "detail", str(exc)),
-                        updated_at=utcnow()).where(Document.id == doc.id).execute()
+        Document.mark_failed(doc.id, message, getattr(exc, "detail", str(exc)))
         raise
     return Document.get_by_id(doc.id)
 
@@ -87,11 +86,25 @@ def rebuild_all() -> list[Document]:
     return [queue_import(doc, force=True) for doc in Document.select() if not doc.is_running]
 
 
-def delete_document(document_id: int) -> str:
-    """Delete a document with all its chunks and its staged file; return its name."""
+def cancel_import(document_id: int) -> Document:
+    """Cancel a queued or running import: the row says cancelled at once, the job stops, the old chunks stay."""
+    from irisrag.jobs import documents as document_jobs
+
     doc = get_document(document_id)
-    if doc.is_running and doc.status != "queued":
-        raise Conflict(f"“{doc.name}” is being imported right now; delete it when the import has finished.")
+    if not Document.mark_cancelled(doc.id, f"cancelled at {utcnow():%Y-%m-%d %H:%M:%S} UTC (was {doc.status})"):
+        raise Conflict(f"“{doc.name}” is not being imported, so there is nothing to cancel.")
+    try:
+        document_jobs.cancel_job(doc.id)
+    except QueueUnavailable as exc:  # the job stops at its next progress step, as it finds the row cancelled
+        log.warning("cancel_without_queue document_id=%s detail=%s", doc.id, exc.detail)
+    return get_document(doc.id)
+
+
+def delete_document(document_id: int) -> str:
+    """Delete a document with all its chunks and its staged file (a running import is cancelled first)."""
+    doc = get_document(document_id)
+    if doc.is_running:
+        doc = cancel_import(doc.id)
     store = components.get().store
     store.delete_document(doc.id)
     store.refresh_indexes()
@@ -127,14 +140,55 @@ def mark_stale_failed() -> int:
     stale = Document.status.in_(running) & (Document.updated_at < limit)
     # Look before writing: an UPDATE takes SQLite's write lock even when nothing matches, and
     # every admin documents view and API status call runs this.
+    dead = _mark_dead_jobs_failed()
     if not Document.select(Document.id).where(stale).exists():
-        return _mark_lost_jobs_failed(limit)
-    return (
-        Document.update(status="failed", error="The import stopped unexpectedly (its worker stopped). Retry it.",
-                        error_detail=f"no progress since before {limit:%Y-%m-%d %H:%M:%S} UTC", updated_at=utcnow())
-        .where(stale)
-        .execute()
-    ) + _mark_lost_jobs_failed(limit)
+        return dead + _mark_lost_jobs_failed(limit)
+    return dead + Document.fail_where(stale, "The import stopped unexpectedly (its worker stopped). Retry it.",
+                                      f"no progress since before {limit:%Y-%m-%d %H:%M:%S} UTC") + _mark_lost_jobs_failed(limit)
+
+
+DEAD_CHECK_SECONDS = 2.0
+_last_dead_check: float | None = None  # monotonic time of this process's last look for dead jobs
+
+
+def _mark_dead_jobs_failed() -> int:
+    """Fail running imports whose RQ job ended without finishing (its horse was killed, or it was stopped).
+
+    RQ records that within seconds of the horse's death, long before the progress timeout.
+    At most every DEAD_CHECK_SECONDS per process; while Redis is down nothing is decided.
+    """
+    import time
+
+    from irisrag.jobs.documents import dead_job
+
+    global _last_dead_check
+    if _last_dead_check is not None and time.monotonic() - _last_dead_check < DEAD_CHECK_SECONDS:
+        return 0
+    _last_dead_check = time.monotonic()
+    working = Document.select(Document.id).where(Document.status.in_(WORKING)).order_by(Document.id).limit(100)
+    try:
+        dead = [(d.id, job) for d in working if (job := dead_job(d.id)) is not None]
+    except QueueUnavailable:
+        return 0
+    return sum(_fail_dead(document_id, job) for document_id, job in dead)
+
+
+def _fail_dead(document_id: int, job) -> int:
+    """Fail the row of a dead job and free the lock its killed horse could not release."""
+    from irisrag.jobs.documents import free_lock
+
+    failed = Document.fail_where((Document.id == document_id) & Document.status.in_(WORKING),
+                                 "The import stopped unexpectedly (its job ended without finishing). Retry it.",
+                                 f"RQ job {job.id}: {job.get_status(refresh=False)}; {_last_line(job.exc_info)}")
+    if failed:
+        log.warning("import_job_dead document_id=%s job=%s", document_id, job.id)
+        free_lock(document_id)
+    return failed
+
+
+def _last_line(text: str | None) -> str:
+    lines = [line for line in (text or "").strip().splitlines() if line.strip()]
+    return lines[-1][:500] if lines else "no detail"
 
 
 LOST_CHECK_SECONDS = 60.0
@@ -164,7 +218,7 @@ def _mark_lost_jobs_failed(limit) -> int:
         return 0
     if lost:
         log.warning("import_jobs_lost document_ids=%s", lost)
-    return Document.update(
-        status="failed", error="The import's job was lost from the queue (Redis was emptied or restarted). Retry it.",
-        error_detail=f"queued before {limit:%Y-%m-%d %H:%M:%S} UTC, no job in the queue", updated_at=utcnow(),
-    ).where(Document.id.in_(lost) & (Document.status == "queued")).execute() if lost else 0
+    return Document.fail_where(
+        Document.id.in_(lost) & (Document.status == "queued"),
+        "The import's job was lost from the queue (Redis was emptied or restarted). Retry it.",
+        f"queued before {limit:%Y-%m-%d %H:%M:%S} UTC, no job in the queue") if lost else 0

@@ -191,6 +191,7 @@ def _run_now(doc: Document, force: bool, use_lock: bool) -> str | None:
     from irisrag.jobs import documents as document_jobs
 
     job = document_jobs.fetch_document if doc.source_url else document_jobs.import_document
+    Document.mark_queued(doc.id)  # the import starts here, as a queued job would; a running one was refused
     try:
         job(doc.id, force, use_lock=use_lock)
     except IrisRagError as exc:

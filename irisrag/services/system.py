@@ -20,7 +20,6 @@ from irisrag import components, vectortables
 from irisrag.errors import Conflict, NotFound, QueueUnavailable
 from irisrag.i18n import N_
 from irisrag.models import Document
-from irisrag.models.base import utcnow
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -183,8 +182,7 @@ def requeue_failed(job_id: str) -> str:
         raise QueueUnavailable("The job queue (Redis) is not reachable.", str(exc)) from exc
     document_id = _document_id(job)
     if document_id is not None:
-        Document.update(status="queued", progress_done=0, progress_total=0, error=None, error_detail=None,
-                        updated_at=utcnow()).where(Document.id == document_id).execute()
+        Document.mark_queued(document_id)
     log.info("job_requeued job=%s document_id=%s", job.id, document_id)
     return (job.func_name or job.id).rsplit(".", 1)[-1] + (f" (document {document_id})" if document_id else "")
 

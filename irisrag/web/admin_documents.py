@@ -185,6 +185,13 @@ def rebuild_all_documents():
                                       "%(num)d documents queued for a rebuild.", len(docs)))
 
 
+@bp.route("/documents/<int:document_id>/cancel", methods=["POST"])
+@admin_required
+def cancel_document(document_id: int):
+    return _act(lambda: document_service.cancel_import(document_id),
+                lambda doc: _("“%(name)s” cancelled; its old chunks stay.", name=doc.name), row=document_id)
+
+
 @bp.route("/documents/<int:document_id>/delete", methods=["POST"])
 @admin_required
 def delete_document(document_id: int):

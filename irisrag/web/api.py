@@ -95,6 +95,12 @@ def show_document(document_id: int):
     return jsonify(_document(api_service.get_document(current_key(), document_id)))
 
 
+@bp.post("/documents/<int:document_id>/cancel")
+@key_required
+def cancel_document(document_id: int):
+    return jsonify(_document(api_service.cancel_import(current_key(), document_id)))
+
+
 @bp.route("/", defaults={"rest": ""}, methods=["GET", "POST", "PUT", "PATCH", "DELETE"])
 @bp.route("/<path:rest>", methods=["GET", "POST", "PUT", "PATCH", "DELETE"])
 def unknown(rest: str):

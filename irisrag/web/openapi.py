@@ -188,6 +188,13 @@ PATHS: dict[str, Any] = {
         "summary": "A document's status and progress", "operationId": "getDocument",
         "parameters": [{"name": "document_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
         "responses": {"200": _json(_ref("Document"), "The document"), **_errors(401, 404)}}},
+    "/documents/{document_id}/cancel": {"post": {
+        "summary": "Cancel a queued or running import; admin accounts' keys only",
+        "description": "The job stops within seconds, the document's old chunks stay, its status becomes "
+                       "`cancelled`. 409 when the document is not being imported.",
+        "operationId": "cancelImport",
+        "parameters": [{"name": "document_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+        "responses": {"200": _json(_ref("Document"), "Cancelled"), **_errors(401, 403, 404, 409)}}},
 }
 
 
