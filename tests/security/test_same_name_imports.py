@@ -96,8 +96,15 @@ def setup(tmp_path, database_url, redis_url):
     stop_worker(worker)
 
 
+NEW_FILES = {
+    "refused": (FIXTURES / "binary.txt").read_bytes(),  # refused at upload by its content
+    "failing": b"   \n\n  ",  # accepted, then fails in the worker (no text)
+    "succeeding": B_TEXT.encode(),
+}
+
+
 @pytest.mark.integration
-@pytest.mark.parametrize("new_file", ["failing", "succeeding"])
+@pytest.mark.parametrize("new_file", list(NEW_FILES))
 def test_same_named_upload_into_another_area_is_a_new_document(setup, new_file):
     app, areas = setup
     with app.app_context(), db.connection_context():
@@ -109,16 +116,19 @@ def test_same_named_upload_into_another_area_is_a_new_document(setup, new_file):
 
     admin = app.test_client()
     assert login(admin, "root", "rootpassword", admin=True).status_code == 302
-    data = (FIXTURES / "binary.txt").read_bytes() if new_file == "failing" else B_TEXT.encode()
     resp = admin.post("/admin/documents/upload", headers={"HX-Request": "true", "X-CSRFToken": csrf_token(admin, "/admin")},
-                      data={"area": str(areas["Bravo"]), "files": [(io.BytesIO(data), "report.md")]},
+                      data={"area": str(areas["Bravo"]), "files": [(io.BytesIO(NEW_FILES[new_file]), "report.md")]},
                       content_type="multipart/form-data")
-    assert resp.status_code == 200, resp.get_data(as_text=True)
+    refused = "1 item was refused." in resp.get_data(as_text=True)
+    assert refused == (new_file == "refused"), resp.get_data(as_text=True)
     with app.app_context(), db.connection_context():
-        second = Document.get((Document.area == areas["Bravo"]) & (Document.name == "report.md"))
-    second = wait_final(app, second.id)
-    assert second.id != first.id
-    assert second.status == ("failed" if new_file == "failing" else "done"), second.error_detail
+        second = Document.get_or_none((Document.area == areas["Bravo"]) & (Document.name == "report.md"))
+    if new_file == "refused":
+        assert second is None
+    else:
+        second = wait_final(app, second.id)
+        assert second.id != first.id
+        assert second.status == ("failed" if new_file == "failing" else "done"), second.error_detail
 
     bob = user_views(app, "bob", areas["Bravo"])
     leaked = sorted(name for name, text in bob.items() if SECRET in text)
