@@ -164,7 +164,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("SOURCE_SCORE_RATIO", 0.5, "Shown sources score at least this share of the best source's score.", float),
     Setting("GATE_RULE", "ranked", "Context gate: `ranked` (a chunk passes on MIN_MATCH_* or on the ranking's own evidence: a chunk of one of the first GATE_TOP_DOCUMENTS documents with a cosine similarity of at least GATE_MIN_SIMILARITY) or `lexical` (the original's MIN_MATCH_* rule alone).", _choice("ranked", "lexical")),
     Setting("GATE_TOP_DOCUMENTS", 3, "Rule `ranked`: the ranking's first documents whose chunks may pass on similarity.", _positive),
-    Setting("GATE_MIN_SIMILARITY", 0.3, "Rule `ranked`: the cosine similarity such a chunk needs (calibrated for the USE embedder; see README: the gate).", float),
+    Setting("GATE_MIN_SIMILARITY", 0.35, "Rule `ranked`: the cosine similarity such a chunk needs (calibrated for the USE embedder; see README: the gate).", float),
     # --- retrieval modes (hybrid = vector + full text, fused; README: retrieval quality) ---
     Setting("RETRIEVAL_MODE", "hybrid", "Candidate retrieval: `vector` (cosine), `fulltext` (BM25 on LanceDB's full-text index) or `hybrid` (both, fused; best on the shared benchmarks)."),
     Setting("FTS_LANGUAGE", "German", "Stemming language of the full-text index (`German`, `English`, ...); a change rebuilds the index at the next import."),
@@ -177,7 +177,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("FUSION_TOP_DOCUMENTS", 1, "Full-text documents looked at by FUSION_WEIGHT_FROM=top.", _positive),
     Setting("FUSION_DOCUMENT_SHARE", 0.0, "Share of the document-level fusion (a document's best vector chunk and best full-text chunk, fused) in each chunk's score; 0 fuses per chunk only.", _fraction),
     # --- optional stages around the fusion (README: retrieval quality) ---
-    Setting("RERANKER", "none", "Second stage on the top candidates: `none`, `embedder` (RERANK_EMBEDDER re-scores them; e5 lifts the default USE setup at ~1-2 s a question on 2 cores) or `llm` (the LLM judges them; one extra LLM call a question).", _choice("none", "embedder", "llm")),
+    Setting("RERANKER", "none", "Second stage on the top candidates: `none`, `embedder` (RERANK_EMBEDDER re-scores them; e5 lifts the default USE setup at the cost of e5 on RERANK_TOP_N passages a question: seconds to minutes on 2 cores, see README) or `llm` (the LLM judges them; one extra LLM call a question).", _choice("none", "embedder", "llm")),
     Setting("RERANK_TOP_N", 20, "Candidates the reranker re-orders (from the top of the fused list); the rest keep their order.", _positive),
     Setting("RERANK_EMBEDDER", "e5", "Embedder of the `embedder` reranker: `e5`, `use`, `ollama`, `openai` (the latter two use their OLLAMA_/OPENAI_ settings).", _choice("e5", "use", "ollama", "openai", "fake")),
     Setting("RERANK_WEIGHT", 0.7, "Share of the reranking embedder's score against the fused order (0..1).", _fraction),

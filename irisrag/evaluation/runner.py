@@ -238,7 +238,11 @@ def evaluate(dataset: Dataset, embedder: Embedder, options: EvalOptions, store: 
 
 
 def lazy_rerank_embedder(embedder: Embedder, cache_dir: Path) -> LazyEmbedder:
-    """Wrap a reranking embedder: it embeds only the passages it is asked for, cached across runs."""
+    """Wrap a reranking embedder: it embeds only the passages it is asked for, cached across runs.
+
+    The model is loaded here (one warm-up call), so the first question's time is not its load time.
+    """
+    embedder.embed_query("warm up")
     return LazyEmbedder(embedder, TextCache(cache_dir / f"texts-{_key(embedder.key)}", embedder.dim))
 
 

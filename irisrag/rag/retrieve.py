@@ -87,7 +87,7 @@ class GateSettings:
 
     rule: str = "ranked"            # "lexical": the original's rule alone
     top_documents: int = 3          # the ranking's first documents whose chunks may pass on similarity
-    min_similarity: float = 0.3     # ... when the chunk's cosine similarity is at least this (USE)
+    min_similarity: float = 0.35    # ... when the chunk's cosine similarity is at least this (USE)
 
     def __post_init__(self) -> None:
         if self.rule not in GATE_RULES:

@@ -117,3 +117,31 @@ def test_runner_on_a_subset_of_the_shared_german_set(tmp_path):
     assert scores["fulltext"] > 0.9                      # BM25 with German stemming: about 0.94 on the whole set
     assert scores["hybrid"] >= scores["vector"] + 0.3    # the hashed fake alone is poor (about 0.3)
     assert scores["hybrid"] >= scores["fulltext"] - 0.02
+
+
+def test_runner_reranks_like_the_product_embedding_only_the_top_passages(tmp_path):
+    """The reranking embedder sees each question's top RERANK_TOP_N passages, never the whole corpus."""
+    from irisrag.embeddings import FakeEmbedder
+    from irisrag.rag.rerank import EmbedderReranker
+
+    from .test_vectors import CountingEmbedder
+
+    corpus = [{"_id": f"d{i}", "text": f"document {i} about topic{i} and more words {i}"} for i in range(12)]
+    path = write_dataset(tmp_path / "twelve", corpus, [{"_id": "q1", "text": "topic3 words"},
+                                                      {"_id": "q2", "text": "topic7 document"}],
+                         [("q1", "d3", 1), ("q2", "d7", 1)])
+    dataset, scratch = beir.load(path), tmp_path / "scratch"
+    options = runner.EvalOptions(fts_language="English")
+    inner = CountingEmbedder()
+    variant = runner.Variant("hybrid+rerank", "hybrid",
+                             reranker=EmbedderReranker(runner.lazy_rerank_embedder(inner, scratch / "cache"), top_n=3))
+    first = runner.run(dataset, FakeEmbedder(), options, scratch, [variant])
+    assert inner.documents <= 1 + 2 + 2 * 3 < 12  # warm-up, two questions, three passages each
+    assert first.modes["hybrid+rerank"].timings["rerank"] > 0
+    variant.reranker.embedder.cache.flush()
+    again = CountingEmbedder()
+    rerun = runner.Variant("hybrid+rerank", "hybrid",
+                           reranker=EmbedderReranker(runner.lazy_rerank_embedder(again, scratch / "cache"), top_n=3))
+    second = runner.run(dataset, FakeEmbedder(), options, scratch, [rerun])
+    assert again.documents == 1  # the warm-up only: passages and questions came from the cache
+    assert second.modes["hybrid+rerank"].metrics == first.modes["hybrid+rerank"].metrics

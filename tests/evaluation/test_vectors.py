@@ -76,5 +76,5 @@ def test_query_embeddings_batched_equal_single_calls(tmp_path):
     embedder = CountingEmbedder()
     questions = [f"question {i}?" for i in range(30)]
     batched, seconds = vectors.embed_queries(embedder, questions, tmp_path / "q.npz", batch_size=4)
-    assert embedder.batches == vectors.TIMED_QUERIES + 3 and seconds > 0  # 20 timed single calls, 10 in batches of 4
+    assert embedder.batches == 1 + vectors.TIMED_QUERIES + 3 and seconds > 0  # warm-up, 20 timed, 10 in batches of 4
     assert np.allclose(batched, np.stack([FakeEmbedder(dim=16).embed_query(q) for q in questions]))
