@@ -12,6 +12,7 @@ WHAT is any of ``import context index stream load memory scale`` or ``all`` (the
 - ``rerank``   what the optional e5 reranker costs a question, next to the question's embedding
 - ``extract``  PDF text: run-together words and CPU ms per page, pypdf (old) vs PDFium (new)
 - ``ocr``      OCR character error rate and seconds per page on pages rendered from known text
+- ``s3``       context building with LanceDB on S3 (SeaweedFS) vs a local directory (``--sizes``)
 
 Every report is also written to ``bench/out/<name>.md`` (and a timestamped copy with the raw
 numbers as JSON). See bench/README.md for what each table means and how long each takes.
@@ -22,7 +23,7 @@ import argparse
 import sys
 import time
 
-CHOICES = ("import", "context", "index", "stream", "load", "memory", "scale", "rerank", "extract", "ocr")
+CHOICES = ("import", "context", "index", "stream", "load", "memory", "scale", "rerank", "extract", "ocr", "s3")
 
 
 def _import(args) -> str:
@@ -90,8 +91,15 @@ def _ocr(args) -> str:
     return ocr_bench.run(2 if args.quick else 3)
 
 
+def _s3(args) -> str:
+    from bench import s3_bench
+
+    sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else None
+    return s3_bench.run(args.quick, sizes=sizes, queries=args.queries)
+
+
 RUNNERS = {"import": _import, "context": _context, "index": _index, "stream": _stream, "load": _load,
-           "memory": _memory, "scale": _scale, "rerank": _rerank, "extract": _extract, "ocr": _ocr}
+           "memory": _memory, "scale": _scale, "rerank": _rerank, "extract": _extract, "ocr": _ocr, "s3": _s3}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,167 @@
+"""Context building with LanceDB on S3 (SeaweedFS, ``irisrag.locals3``) vs a local directory, same run.
+
+The same table is written to both places with the product's write path and upkeep
+(``bench.context_bench._write``: ``replace_documents`` commits, compaction, full-text index;
+the vector index when the size reaches VECTOR_INDEX_MIN_ROWS). Real SciFact chunks with USE
+vectors (the quick set, 2,000 chunks) are repeated with noise up to the size, as in the
+context benchmark. Readers use the web processes' ``LANCEDB_READ_CONSISTENCY_SECONDS``.
+
+Measured per backend, interleaved question by question (the order alternates):
+
+* steady state: hybrid ``build_context`` (the app's default mode) with the question's vector
+  passed in (the embedding costs the same on both);
+* first question of a new web process: a new connection, its first question;
+* first question after an import: a writer (another connection, as a worker) replaces one
+  document, the reader waits the consistency interval, then asks (it must load the new
+  version: manifest and new fragment from the store); the second question after it too.
+
+SeaweedFS runs on this machine, so S3 here costs HTTP and the gateway, not a network's
+latency: add your store's round trip (about 10-30 ms a request on AWS S3) times the requests.
+"""
+from __future__ import annotations
+
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from bench import context_bench
+from bench.common import load_average, log, machine, median, ms, percentile, table, write_report
+
+AFTER_IMPORT_ROUNDS = 5
+NEW_PROCESS_ROUNDS = 3
+
+
+def _stores(uri: str, embedder, options: dict | None, consistency: float | None):
+    from irisrag.vectorstore import VectorStore
+
+    return VectorStore(uri, embedder.key, embedder.dim, read_consistency_seconds=consistency, storage_options=options)
+
+
+def _ask(store, embedder, settings, question: str, vector: np.ndarray) -> float:
+    from irisrag.rag.retrieve import build_context
+
+    started = time.perf_counter()
+    build_context(question, context_bench.SELECTED, embedder=embedder, store=store, settings=settings,
+                  query_vector=vector, mode="hybrid")
+    return time.perf_counter() - started
+
+
+def _build(label: str, uri: str, options, embedder, docs, vectors, size: int, min_rows: int) -> dict:
+    writer = _stores(uri, embedder, options, None)
+    log(f"{label}: writing {size} chunks to {uri}")
+    _, _, _, build = context_bench._write(writer, docs, vectors, size, keep=False)
+    if size >= min_rows:
+        context_bench._build_vector_index(writer, build)
+    return build
+
+
+def _after_import(stores: dict, writers: dict, embedder, settings, questions, qvecs, consistency: float) -> dict:
+    """Replace one document through the writer, wait the interval, time the reader's next two questions."""
+    from irisrag.vectorstore import ChunkIn
+
+    out = {name: {"first": [], "second": [], "commit": []} for name in stores}
+    text = "Imported meanwhile: a new document about lipid metabolism and its regulation."
+    for r in range(AFTER_IMPORT_ROUNDS):
+        for name in (list(stores) if r % 2 == 0 else list(reversed(stores))):
+            started = time.perf_counter()
+            writers[name].replace_document(10**7 + r, context_bench.SELECTED[0], [ChunkIn(0, text)],
+                                           embedder.embed_documents([text]))
+            out[name]["commit"].append(time.perf_counter() - started)
+            time.sleep(consistency + 0.2)
+            q, v = questions[r % len(questions)], qvecs[r % len(qvecs)]
+            out[name]["first"].append(_ask(stores[name], embedder, settings, q, v))
+            out[name]["second"].append(_ask(stores[name], embedder, settings, q, v))
+    return out
+
+
+def _measure(uris: dict, options: dict, embedder, settings, questions, qvecs, consistency: float) -> dict:
+    stores = {name: _stores(uri, embedder, options[name], consistency) for name, uri in uris.items()}
+    writers = {name: _stores(uri, embedder, options[name], None) for name, uri in uris.items()}
+    result = {name: {"steady": [], "new_process": []} for name in uris}
+    for name in uris:  # warm this process (tokenizers, code paths) so the first round is not unfair
+        _ask(stores[name], embedder, settings, questions[0], qvecs[0])
+    for r in range(NEW_PROCESS_ROUNDS):  # a new web process: fresh connection, its first question
+        for name in (list(uris) if r % 2 == 0 else list(reversed(uris))):
+            fresh = _stores(uris[name], embedder, options[name], consistency)
+            result[name]["new_process"].append(_ask(fresh, embedder, settings, questions[r + 1], qvecs[r + 1]))
+    for n, (question, vector) in enumerate(zip(questions, qvecs, strict=True)):
+        for name in (list(uris) if n % 2 == 0 else list(reversed(uris))):
+            seconds = _ask(stores[name], embedder, settings, question, vector)
+            if n >= context_bench.WARMUP:
+                result[name]["steady"].append(seconds)
+    after = _after_import(stores, writers, embedder, settings, questions, qvecs, consistency)
+    for name in uris:
+        result[name].update(after[name])
+    return result
+
+
+def _row(label: str, values: dict, key: str) -> list[str]:
+    local, s3 = values["local"][key], values["s3"][key]
+    ratio = median(s3) / median(local) if median(local) else float("nan")
+    return [label, ms(median(local)), ms(median(s3)), f"{ratio:.1f}x", ms(percentile(s3, 95))]
+
+
+def run(quick: bool, sizes: list[int] | None = None, queries: int | None = None) -> str:
+    """Run the S3 column of the context benchmark; return the Markdown report."""
+    if not (context_bench.CORPUS_DIR / "corpus.jsonl").is_file():
+        return f"## Context building on S3\n\nSkipped: no BEIR corpus at {context_bench.CORPUS_DIR}.\n"
+    from irisrag.config import DEFAULTS
+    from irisrag.embeddings import UseEmbedder
+    from irisrag.locals3 import LocalS3
+    from irisrag.rag.retrieve import RetrievalSettings
+
+    sizes = sizes or ([20_000] if quick else [100_000])
+    consistency = float(DEFAULTS["LANCEDB_READ_CONSISTENCY_SECONDS"])
+    settings = replace(RetrievalSettings.from_config(DEFAULTS), mode="hybrid")
+    min_rows = int(DEFAULTS["VECTOR_INDEX_MIN_ROWS"])
+    machine_text = machine()
+    embedder = UseEmbedder()
+    docs, vectors, _ = context_bench.inputs(True, max(sizes), embedder)
+    questions = context_bench.load_questions(queries or (20 if quick else 50))
+    qvecs = [embedder.embed_query(q) for q in questions]
+    tmp = Path(tempfile.mkdtemp(prefix="irisrag-bench-s3-"))
+    server = LocalS3(tmp / "seaweedfs").start()
+    sections, raw = [], {"sizes": sizes, "consistency_s": consistency, "results": {}, "builds": {}}
+    try:
+        for size in sizes:
+            label = context_bench.size_label(size)
+            uris = {"local": str(tmp / f"local-{label}"), "s3": server.uri(f"bench-{label}")}
+            options = {"local": None, "s3": server.storage_options()}
+            builds = {name: _build(f"{label} {name}", uris[name], options[name], embedder, docs, vectors, size,
+                                   min_rows) for name in uris}
+            log(f"{label}: measuring {len(questions) - context_bench.WARMUP} questions on both")
+            values = _measure(uris, options, embedder, settings, questions, qvecs, consistency)
+            raw["results"][label], raw["builds"][label] = values, builds
+            sections.append(_report(label, size, min_rows, builds, values, consistency))
+    finally:
+        server.stop()
+        import shutil
+
+        shutil.rmtree(tmp, ignore_errors=True)
+    header = (f"## Context building: LanceDB on S3 (SeaweedFS) vs a local directory\n\n{machine_text}\n\n"
+              f"Load average at the end: {load_average()}. Readers use LANCEDB_READ_CONSISTENCY_SECONDS = "
+              f"{consistency:g} s; hybrid mode, question vector passed in (the embedding costs the same on both); "
+              f"milliseconds.\n")
+    report = header + "\n" + "\n\n".join(sections) + "\n"
+    write_report("s3", "Context building on S3", [report], raw)
+    return report
+
+
+def _report(label: str, size: int, min_rows: int, builds: dict, values: dict, consistency: float) -> str:
+    index = "IVF_SQ vector index + full-text index" if size >= min_rows else "full-text index, exact vector search"
+    rows = [
+        _row("steady state (a question)", values, "steady"),
+        _row("first question of a new web process", values, "new_process"),
+        _row(f"first question after an import (> {consistency:g} s later)", values, "first"),
+        _row("second question after an import", values, "second"),
+        _row("the import's commit (one document)", values, "commit"),
+    ]
+    write = [[name, f"{b['write_s']:.0f} s", f"{b['compact_s']:.0f} s", f"{b['fts_s']:.0f} s",
+              f"{b.get('index_s', 0):.0f} s"] for name, b in builds.items()]
+    return (f"### {label} chunks ({index})\n\n"
+            + table(["", "local median", "S3 median", "S3 / local", "S3 p95"], rows)
+            + "\n\nBuilding the table:\n\n"
+            + table(["store", "write", "compact", "full-text index", "vector index"], write))
