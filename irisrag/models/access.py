@@ -50,6 +50,8 @@ class Area(BaseModel):
 class UserGroup(BaseModel):
     user = ForeignKeyField(User, backref="memberships", on_delete="CASCADE")
     group = ForeignKeyField(Group, backref="memberships", on_delete="CASCADE")
+    # Set by a directory sign-in (mapped group); such a membership ends when the directory drops it.
+    via_directory = BooleanField(default=False)
 
     class Meta:
         indexes = ((("user", "group"), True),)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from peewee import CharField, IntegerField
+from peewee import BooleanField, CharField, IntegerField
 from playhouse.migrate import SchemaMigrator, migrate
 
 from irisrag.extensions import db
@@ -30,15 +30,18 @@ def _document_identity_per_area(migrator: SchemaMigrator) -> None:
 
 
 def _external_accounts(migrator: SchemaMigrator) -> None:
-    """Version 3: accounts created by LDAP/OIDC sign-in (``auth_source``, ``external_id``)."""
+    """Version 3: accounts created by LDAP/OIDC sign-in, memberships set by the directory."""
     columns = {column.name for column in db.get_columns("user")}  # a new database has them already
     steps = []
     if "auth_source" not in columns:
         steps.append(migrator.add_column("user", "auth_source", CharField(max_length=16, default="local")))
     if "external_id" not in columns:
         steps.append(migrator.add_column("user", "external_id", CharField(max_length=300, null=True)))
-        steps.append(migrator.add_index("user", ("external_id",), False))
+    if "via_directory" not in {column.name for column in db.get_columns("user_group")}:
+        steps.append(migrator.add_column("user_group", "via_directory", BooleanField(default=False)))
     migrate(*steps)
+    if "user_external_id" not in {index.name for index in db.get_indexes("user")}:
+        migrate(migrator.add_index("user", ("external_id",), False))
 
 
 # version 1 is the initial create_tables; later versions go here as (version, function).

@@ -3,8 +3,9 @@
 A directory sign-in yields an ``ExternalIdentity``. The first sign-in creates an account marked
 with its source and no local password; every sign-in sets the account's groups from the
 directory's groups through the mapping (``*_GROUP_MAP`` settings plus the console's *Directory
-groups* tab) and its admin flag from the ``*_ADMIN_GROUPS``. Only mapped groups are managed:
-a membership an admin gave by hand in an unmapped group stays.
+groups* tab) and its admin flag from the admin mappings. Memberships the directory gave are
+marked and end when the directory (or the mapping) no longer gives them; a membership an
+admin gave by hand stays.
 """
 from __future__ import annotations
 
@@ -65,12 +66,12 @@ def mappings(provider: str, settings: Mapping[str, Any]) -> list[Mapping_]:
     return rules
 
 
-def resolve(provider: str, groups: Iterable[str], rules: list[Mapping_]) -> tuple[set[str], bool, set[str]]:
-    """Return (IrisRAG group names the person belongs in, admin?, every group name the rules manage)."""
+def resolve(provider: str, groups: Iterable[str], rules: list[Mapping_]) -> tuple[set[str], bool]:
+    """Return (IrisRAG group names the person belongs in, admin?) for their directory groups."""
     held = {group_key(provider, g) for g in groups}
     wanted = {r.group for r in rules if r.group and group_key(provider, r.external_group) in held}
     admin = any(r.admin and group_key(provider, r.external_group) in held for r in rules)
-    return wanted, admin, {r.group for r in rules if r.group}
+    return wanted, admin
 
 
 def _groups_named(names: set[str]) -> dict[str, Group]:
@@ -97,25 +98,25 @@ def _account(identity: ExternalIdentity) -> User:
                        external_id=identity.external_id)
 
 
-def _set_groups(user: User, wanted: dict[str, Group], managed: set[str]) -> None:
+def _set_groups(user: User, wanted: dict[str, Group]) -> None:
     current = {m.group.name: m for m in UserGroup.select(UserGroup, Group).join(Group).where(UserGroup.user == user)}
     for name, membership in current.items():
-        if name in managed and name not in wanted:
+        if membership.via_directory and name not in wanted:
             membership.delete_instance()
     for name, group in wanted.items():
         if name not in current:
-            UserGroup.create(user=user, group=group)
+            UserGroup.create(user=user, group=group, via_directory=True)
 
 
 def sign_in(identity: ExternalIdentity, settings: Mapping[str, Any]) -> User:
     """Find or create the account of a directory sign-in and set its groups and admin flag."""
     rules = mappings(identity.provider, settings)
-    wanted, admin, managed = resolve(identity.provider, identity.groups, rules)
+    wanted, admin = resolve(identity.provider, identity.groups, rules)
     with db.atomic():
         user = _account(identity)
         if not user.is_active:
             raise SignInRefused(DEACTIVATED, detail=f"account {user.username!r} is deactivated")
-        _set_groups(user, _groups_named(wanted), managed)
+        _set_groups(user, _groups_named(wanted))
         if user.is_admin != admin:
             user.is_admin = admin
             user.save(only=[User.is_admin])
@@ -124,3 +125,45 @@ def sign_in(identity: ExternalIdentity, settings: Mapping[str, Any]) -> User:
     log.info("sso_sign_in provider=%s user=%r groups=%s admin=%s", identity.provider, user.username,
              sorted(wanted), admin)
     return user
+
+
+# --- the console's mappings (tab "Directory groups") ----------------------------------------
+
+def console_mappings() -> list[DirectoryGroupMapping]:
+    """Return the mappings stored by admins, by provider and directory group."""
+    query = DirectoryGroupMapping.select(DirectoryGroupMapping, Group).join(Group, JOIN.LEFT_OUTER)
+    return list(query.order_by(DirectoryGroupMapping.provider, DirectoryGroupMapping.external_group))
+
+
+def setting_mappings(settings: Mapping[str, Any]) -> list[tuple[str, Mapping_]]:
+    """Return the mappings that come from the settings (shown read-only), as (provider, rule)."""
+    rows = []
+    for provider in PROVIDERS:
+        prefix = provider.upper()
+        rows += [(provider, Mapping_(key, name)) for key, names in settings.get(f"{prefix}_GROUP_MAP", {}).items()
+                 for name in names]
+        rows += [(provider, Mapping_(key, None, True)) for key in settings.get(f"{prefix}_ADMIN_GROUPS", [])]
+    return rows
+
+
+def add_mapping(provider: str, external_group: str, group_id: int | None, grants_admin: bool) -> DirectoryGroupMapping:
+    """Store a mapping: members of the directory group join the group and/or become admins."""
+    from irisrag.errors import ValidationError
+
+    external_group = (external_group or "").strip()
+    if provider not in PROVIDERS:
+        raise ValidationError(N_("Please choose LDAP or OpenID Connect."), field="provider")
+    if not external_group or len(external_group) > 500:
+        raise ValidationError(N_("Please enter the directory group (1 to 500 characters)."), field="external_group")
+    if group_id is None and not grants_admin:
+        raise ValidationError(N_("Please choose a group or the admin right."), field="group")
+    group = Group.get_or_none(Group.id == group_id) if group_id is not None else None
+    if group_id is not None and group is None:
+        raise ValidationError(N_("Please choose a group or the admin right."), field="group")
+    return DirectoryGroupMapping.create(provider=provider, external_group=external_group, group=group,
+                                        grants_admin=grants_admin)
+
+
+def delete_mapping(mapping_id: int) -> None:
+    """Delete a stored mapping; it takes effect at each member's next sign-in."""
+    DirectoryGroupMapping.delete().where(DirectoryGroupMapping.id == mapping_id).execute()

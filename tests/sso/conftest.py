@@ -109,3 +109,14 @@ def account(app, username: str):
 
     with app.app_context(), db.connection_context():
         return User.get_or_none(User.username == username)
+
+
+def admin_client_of(app):
+    """A client logged in to the admin world of this app with a local admin account."""
+    from tests.conftest import login
+
+    with app.app_context(), db.connection_context():
+        admin_service.create_user("root", "rootpassword", is_admin=True)
+    client = app.test_client()
+    assert login(client, "root", "rootpassword", admin=True).status_code == 302
+    return client

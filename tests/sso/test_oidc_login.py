@@ -213,9 +213,12 @@ def test_oidc_token_signed_by_another_key_or_unsigned_is_refused(verifier, peopl
         verifier.verify_id_token(f"{b64({'alg': 'none'})}.{b64(body)}.", "n-1")
 
 
-def test_oidc_external_account_cannot_get_a_local_password(oidc_app, people, admin_client):
+def test_oidc_external_account_cannot_get_a_local_password(oidc_app, people):
     from irisrag.services import admin as admin_service
     from tests.conftest import login, post
+    from tests.sso.conftest import admin_client_of
+
+    admin_client = admin_client_of(oidc_app)
 
     assert sign_in(oidc_app.test_client(), "alice").status_code == 302
     user = account(oidc_app, "alice")
