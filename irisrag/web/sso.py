@@ -9,6 +9,7 @@ provider's logout. LDAP needs no view: the login forms check passwords against t
 from __future__ import annotations
 
 import logging
+from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
@@ -119,6 +120,17 @@ def logout_target(world: str, default: str) -> str:
 def init_app(app) -> None:
     """Register the blueprint and what the login page needs to offer SSO."""
     app.register_blueprint(bp)
+
+    @app.after_request
+    def _allow_provider_logout(response):
+        # A logout form (POST) that redirects to the provider's end_session_endpoint is a form
+        # submission leaving the site: CSP's form-action must name the provider's origin.
+        policy = response.headers.get("Content-Security-Policy", "")
+        if oidc_enabled() and app.config.get("OIDC_LOGOUT") and "form-action 'self'" in policy:
+            origin = "{0.scheme}://{0.netloc}".format(urlsplit(app.config["OIDC_DISCOVERY_URL"]))
+            response.headers["Content-Security-Policy"] = policy.replace(
+                "form-action 'self'", f"form-action 'self' {origin}", 1)
+        return response
 
     @app.context_processor
     def _sso_options() -> dict:

@@ -140,6 +140,8 @@ def test_oidc_failed_callbacks_are_rate_limited_and_logged(oidc_app, people, cap
 def test_oidc_logout_ends_the_session_and_logs_out_at_the_provider(oidc_app, people):
     client = oidc_app.test_client()
     assert sign_in(client, "alice").status_code == 302
+    # a logout form may redirect to the provider: the pages' CSP form-action allows its origin
+    assert f"form-action 'self' {people.issuer};" in client.get("/").headers["Content-Security-Policy"]
     resp = client.get("/logout")
     location = resp.headers["Location"]
     assert location.startswith(people.issuer + "/session/end?")
