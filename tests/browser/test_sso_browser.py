@@ -56,7 +56,7 @@ def test_browser_sign_in_through_the_provider_login_page(page, sso_site):
     assert page.is_checked("label:has-text('Handbook') input[name=areas]")
     assert "sabine" in page.content()
 
-    page.click("text=Log out")
+    page.click("text=Log out")  # a link, or a POST form whose redirect CSP form-action must allow
     page.wait_for_url(provider.issuer + "/session/end**")
     page.click("button[value=yes]")  # the provider asks before it ends its own session
     page.wait_for_url(base + "/login")
