@@ -45,7 +45,7 @@ class LdapDirectory:
     def _connect(self, user: str | None, password: str | None) -> Connection:
         """Open, secure and bind a connection; False from bind means wrong credentials."""
         conn = Connection(self._server(), user=user, password=password, receive_timeout=self.timeout,
-                          raise_exceptions=False, read_only=True)
+                          raise_exceptions=False, read_only=True, auto_referrals=False)
         try:
             conn.open()
             if self.settings.get("LDAP_START_TLS") and not conn.start_tls():

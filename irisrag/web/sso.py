@@ -77,7 +77,7 @@ def _finish(world: str, pending: dict):
     identity, id_token = client.complete(request.args, pending, _redirect_uri())
     user = sign_in(identity, _config())
     if world == "admin" and not user.is_admin:
-        raise SignInRefused("Invalid username or password.", detail="not mapped to admin")
+        raise SignInRefused(auth_service.LOGIN_FAILED, detail="not mapped to admin")
     (security.login_as_admin if world == "admin" else security.login_as_user)(user)
     session[ID_TOKEN[world]] = id_token
     return redirect(pending["next"])

@@ -120,12 +120,14 @@ def test_ldap_stopped_server_is_an_outage_not_a_wrong_password(tmp_path, databas
     from tests.support.slapd import Directory, start_slapd
 
     server = start_slapd(tmp_path / "own-slapd")
-    directory = Directory(server)
-    directory.add_user("jack", "jack-ldap-pw")
-    app = make_app(tmp_path, database_url, redis_url, **ldap_settings(directory))
-    assert login(app.test_client(), "jack", "jack-ldap-pw").status_code == 302
-    directory.close()
-    server.stop()
+    try:
+        directory = Directory(server)
+        directory.add_user("jack", "jack-ldap-pw")
+        app = make_app(tmp_path, database_url, redis_url, **ldap_settings(directory))
+        assert login(app.test_client(), "jack", "jack-ldap-pw").status_code == 302
+        directory.close()
+    finally:
+        server.stop()
     resp = login(app.test_client(), "jack", "jack-ldap-pw")
     assert resp.status_code == 503 and "cannot be reached" in text(resp)
 
