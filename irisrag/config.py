@@ -98,6 +98,34 @@ def _storage_options(value: str) -> dict[str, str]:
     return {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in data.items()}
 
 
+def _json_map(value: str) -> dict[str, list[str]]:
+    """Parse a group map: a JSON object from a directory group to an IrisRAG group name or a list of them."""
+    try:
+        data = json.loads(value) if value.strip() else {}
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not JSON: {exc}") from exc
+    if not isinstance(data, dict):
+        raise ValueError('a JSON object such as {"cn=staff,ou=groups,dc=example,dc=org": "Staff"}')
+    result: dict[str, list[str]] = {}
+    for key, target in data.items():
+        names = [target] if isinstance(target, str) else target
+        if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
+            raise ValueError(f"the value for {key!r} must be a group name or a list of names")
+        result[str(key)] = [n.strip() for n in names]
+    return result
+
+
+def _group_list(value: str) -> list[str]:
+    """Parse directory group names: a JSON list, or names separated by `;` (DNs contain commas)."""
+    text = value.strip()
+    if text.startswith("["):
+        data = json.loads(text)
+        if not isinstance(data, list) or not all(isinstance(item, str) for item in data):
+            raise ValueError("a JSON list of strings")
+        return [item.strip() for item in data if item.strip()]
+    return [part.strip() for part in text.split(";") if part.strip()]
+
+
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
@@ -189,6 +217,34 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("VECTOR_INDEX_TYPE", "IVF_SQ", "Vector index: `IVF_SQ` (IVF + 8-bit scalar quantisation; recall@256 >= 0.98 with the refine step, see bench/index_bench.py) or `IVF_HNSW_SQ`.", _index_type),
     Setting("LANCEDB_CLEANUP_OLDER_THAN", 3600.0, "Age of old LanceDB versions that index upkeep removes: seconds, or `30m`, `1h`, `7d`; at least 60 s (readers may still use recent versions).", _duration),
     Setting("MAINTENANCE_INTERVAL", 300, "Seconds between index upkeep runs (full-text fold-in, vector index, optimize, cleanup) scheduled by the workers; `0` turns the periodic run off (`flask rag maintain` still works).", _count),
+    # --- single sign-on: LDAP and OpenID Connect (README: single sign-on) ---
+    Setting("LOCAL_LOGIN", "on", "Password login for local accounts: `on`, `admins` (only local accounts with the admin flag: the first admin, break-glass accounts) or `off` (single sign-on only). Directory accounts never have a local password.", _choice("on", "admins", "off")),
+    Setting("LDAP_URL", "", "LDAP server, e.g. `ldaps://dc1.corp.example:636` or `ldap://ldap.example.org`; empty turns LDAP login off."),
+    Setting("LDAP_START_TLS", False, "Upgrade an `ldap://` connection with StartTLS before anything is sent (refused logins when TLS fails, never a plain fallback).", _bool),
+    Setting("LDAP_CA_FILE", "", "PEM file of the CA that signed the LDAP server's certificate (LDAPS/StartTLS); empty uses the system's CAs. The certificate is always verified."),
+    Setting("LDAP_BIND_DN", "", "Service account that searches for users (search-then-bind); empty with LDAP_USER_DN_TEMPLATE binds directly as the user."),
+    Setting("LDAP_BIND_PASSWORD", "", "Password of LDAP_BIND_DN."),
+    Setting("LDAP_USER_DN_TEMPLATE", "", "Direct bind: the user's bind name with `{username}`, e.g. `uid={username},ou=people,dc=example,dc=org` or `{username}@corp.example` (AD); the name is escaped."),
+    Setting("LDAP_USER_BASE", "", "Where users are searched (subtree), e.g. `ou=people,dc=example,dc=org`."),
+    Setting("LDAP_USER_FILTER", "(objectClass=person)", "Filter every user must match; combined with `(LDAP_USERNAME_ATTRIBUTE=<escaped name>)`."),
+    Setting("LDAP_USERNAME_ATTRIBUTE", "uid", "Attribute holding the login name: `uid` (OpenLDAP), `sAMAccountName` (Active Directory)."),
+    Setting("LDAP_GROUP_BASE", "", "Where groups are searched; empty reads the user's `memberOf` attribute instead (Active Directory, OpenLDAP with the memberof overlay)."),
+    Setting("LDAP_GROUP_FILTER", "(|(member={user_dn})(uniqueMember={user_dn})(memberUid={username}))", "Filter for the user's groups below LDAP_GROUP_BASE; `{user_dn}` and `{username}` are escaped."),
+    Setting("LDAP_GROUP_MAP", {}, 'Directory group DN -> IrisRAG group(s), JSON: `{"cn=staff,ou=groups,dc=example,dc=org": "Staff"}`; more mappings in the admin console (tab *Directory groups*).', _json_map),
+    Setting("LDAP_ADMIN_GROUPS", [], "Directory group DNs whose members get the admin flag (`;`-separated or a JSON list).", _group_list),
+    Setting("LDAP_TIMEOUT", 5.0, "Seconds to wait for the LDAP server (connect and each operation).", float),
+    Setting("OIDC_DISCOVERY_URL", "", "OpenID Connect discovery URL (`https://idp.example/.well-known/openid-configuration`); empty turns OIDC login off."),
+    Setting("OIDC_CLIENT_ID", "", "Client id registered at the provider."),
+    Setting("OIDC_CLIENT_SECRET", "", "Client secret registered at the provider."),
+    Setting("OIDC_SCOPES", "openid profile email", "Scopes requested; add the one that releases the groups claim if the provider needs it (e.g. `groups`)."),
+    Setting("OIDC_USERNAME_CLAIM", "preferred_username", "Claim that becomes the IrisRAG user name (`preferred_username`, `email`, `upn`)."),
+    Setting("OIDC_GROUPS_CLAIM", "groups", "Claim listing the user's groups (Keycloak: `groups`; Entra ID: `groups` with object ids, or `roles`)."),
+    Setting("OIDC_GROUP_MAP", {}, 'Provider group -> IrisRAG group(s), JSON: `{"staff": "Staff", "/sales": ["Sales", "Staff"]}`.', _json_map),
+    Setting("OIDC_ADMIN_GROUPS", [], "Provider groups whose members get the admin flag (`;`-separated or a JSON list).", _group_list),
+    Setting("OIDC_PROVIDER_NAME", "Single sign-on", "Name on the login button (`Log in with ...`)."),
+    Setting("OIDC_REDIRECT_URI", "", "Callback URL registered at the provider; empty derives `https://<host>/sso/oidc/callback` from the request."),
+    Setting("OIDC_LOGOUT", True, "Log out at the provider too (RP-initiated logout) when it offers an `end_session_endpoint`; register `https://<host>/login` as post-logout redirect URI.", _bool),
+    Setting("OIDC_TIMEOUT", 10.0, "Seconds to wait for the provider (discovery, keys, token, userinfo).", float),
 )
 
 DEFAULTS: dict[str, Any] = {s.key: s.default for s in SETTINGS}

@@ -173,3 +173,19 @@ class LLMRefused(LLMUnavailable):
 class QueueUnavailable(IrisRagError):
     code = "queue_unavailable"
     status = 503
+
+
+# --- single sign-on -------------------------------------------------------------
+
+class SignInRefused(IrisRagError):
+    """An LDAP or OIDC sign-in was refused (wrong password, forged callback, no account allowed)."""
+
+    code = "sign_in_refused"
+    status = 401
+
+
+class DirectoryUnavailable(IrisRagError):
+    """The LDAP server or the OpenID provider cannot be reached: nobody is let in meanwhile."""
+
+    code = "directory_unavailable"
+    status = 503

@@ -26,6 +26,28 @@ if ! command -v tesseract >/dev/null 2>&1 || ! tesseract --list-langs 2>/dev/nul
   fi
 fi
 
+# SSO tests: a private slapd (Debian's, run from its own slapd.conf, never the system service)
+# and npm's oidc-provider under Node, installed from the committed lock file.
+missing_pkgs=()
+command -v slapd >/dev/null 2>&1 || [ -x /usr/sbin/slapd ] || missing_pkgs+=(slapd ldap-utils)
+command -v node >/dev/null 2>&1 || missing_pkgs+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing_pkgs+=(npm)
+if [ ${#missing_pkgs[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing ${missing_pkgs[*]} for the SSO tests..."
+    echo 'slapd slapd/no_configuration boolean true' | debconf-set-selections
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing_pkgs[@]}") \
+      >/tmp/irisrag-apt-sso.log 2>&1 \
+      || echo "Could not install ${missing_pkgs[*]} (see /tmp/irisrag-apt-sso.log); SSO tests will be skipped."
+  else
+    echo "${missing_pkgs[*]} not installed; SSO tests will be skipped (apt-get install ${missing_pkgs[*]})."
+  fi
+fi
+oidc=tests/support/oidc
+if command -v npm >/dev/null 2>&1 && { [ ! -d $oidc/node_modules/oidc-provider ] || [ $oidc/package-lock.json -nt $oidc/node_modules ]; }; then
+  (cd $oidc && npm ci --no-audit --no-fund --loglevel=error) || echo "npm ci failed in $oidc; OIDC tests will be skipped."
+fi
+
 # PostgreSQL: start the local cluster if it exists but is down.
 if command -v pg_isready >/dev/null 2>&1 && ! pg_isready -h 127.0.0.1 -p 5432 -q; then
   if command -v pg_ctlcluster >/dev/null 2>&1 && [ -d /etc/postgresql ]; then

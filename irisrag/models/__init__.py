@@ -1,5 +1,13 @@
 """Peewee models; import them from here."""
-from irisrag.models.access import Area, AreaGroup, Group, LoginAttempt, User, UserGroup
+from irisrag.models.access import (
+    Area,
+    AreaGroup,
+    DirectoryGroupMapping,
+    Group,
+    LoginAttempt,
+    User,
+    UserGroup,
+)
 from irisrag.models.api_keys import ApiKey, ApiKeyArea
 from irisrag.models.documents import Document
 from irisrag.models.evaluation import EvalRun
@@ -7,6 +15,6 @@ from irisrag.models.history import Feedback, QuestionLog
 from irisrag.models.schema import SchemaVersion
 
 ALL_MODELS = (User, Group, Area, UserGroup, AreaGroup, LoginAttempt, Document, SchemaVersion, EvalRun,
-              ApiKey, ApiKeyArea, QuestionLog, Feedback)
+              ApiKey, ApiKeyArea, QuestionLog, Feedback, DirectoryGroupMapping)
 
-__all__ = ["ApiKey", "ApiKeyArea", "Area", "AreaGroup", "Document", "EvalRun", "Feedback", "Group", "LoginAttempt", "QuestionLog", "SchemaVersion", "User", "UserGroup", "ALL_MODELS"]
+__all__ = ["ApiKey", "ApiKeyArea", "Area", "AreaGroup", "DirectoryGroupMapping", "Document", "EvalRun", "Feedback", "Group", "LoginAttempt", "QuestionLog", "SchemaVersion", "User", "UserGroup", "ALL_MODELS"]

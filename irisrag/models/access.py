@@ -23,6 +23,14 @@ class User(BaseModel):
     session_token = CharField(max_length=64, default=new_token)
     admin_session_token = CharField(max_length=64, default=new_token)
     created_at = DateTimeField(default=utcnow)
+    # "local" (password), or the single sign-on that created it ("ldap", "oidc"): such an
+    # account has no password and is found again by ``external_id`` (login name / subject).
+    auth_source = CharField(max_length=16, default="local")
+    external_id = CharField(max_length=300, null=True, index=True)
+
+    @property
+    def is_external(self) -> bool:
+        return self.auth_source != "local"
 
 
 class Group(BaseModel):
@@ -42,6 +50,8 @@ class Area(BaseModel):
 class UserGroup(BaseModel):
     user = ForeignKeyField(User, backref="memberships", on_delete="CASCADE")
     group = ForeignKeyField(Group, backref="memberships", on_delete="CASCADE")
+    # Set by a directory sign-in (mapped group); such a membership ends when the directory drops it.
+    via_directory = BooleanField(default=False)
 
     class Meta:
         indexes = ((("user", "group"), True),)
@@ -61,3 +71,13 @@ class LoginAttempt(BaseModel):
     key = CharField(max_length=300, index=True)
     address = CharField(max_length=64, index=True)
     at = DateTimeField(default=utcnow, index=True)
+
+
+class DirectoryGroupMapping(BaseModel):
+    """A directory group (LDAP DN, OIDC group claim value) that puts its members into a group or makes them admins."""
+
+    provider = CharField(max_length=16)  # "ldap" | "oidc"
+    external_group = CharField(max_length=500)
+    group = ForeignKeyField(Group, null=True, backref="directory_mappings", on_delete="CASCADE")
+    grants_admin = BooleanField(default=False)
+    created_at = DateTimeField(default=utcnow)

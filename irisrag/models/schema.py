@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from peewee import IntegerField
-from playhouse.migrate import SchemaMigrator
+from peewee import BooleanField, CharField, IntegerField
+from playhouse.migrate import SchemaMigrator, migrate
 
 from irisrag.extensions import db
 from irisrag.models.base import BaseModel, utcnow  # noqa: F401 - utcnow used by migrations
@@ -22,7 +22,6 @@ class SchemaVersion(BaseModel):
 Migration = Callable[[SchemaMigrator], None]
 
 
-
 def _document_identity_per_area(migrator: SchemaMigrator) -> None:
     """Version 2: a document is identified by (area, directory, name), so no import reaches another area's."""
     db.execute_sql("DROP INDEX IF EXISTS document_directory_name")
@@ -30,8 +29,23 @@ def _document_identity_per_area(migrator: SchemaMigrator) -> None:
                    "ON document (area_id, directory, name)")
 
 
+def _external_accounts(migrator: SchemaMigrator) -> None:
+    """Version 3: accounts created by LDAP/OIDC sign-in, memberships set by the directory."""
+    columns = {column.name for column in db.get_columns("user")}  # a new database has them already
+    steps = []
+    if "auth_source" not in columns:
+        steps.append(migrator.add_column("user", "auth_source", CharField(max_length=16, default="local")))
+    if "external_id" not in columns:
+        steps.append(migrator.add_column("user", "external_id", CharField(max_length=300, null=True)))
+    if "via_directory" not in {column.name for column in db.get_columns("user_group")}:
+        steps.append(migrator.add_column("user_group", "via_directory", BooleanField(default=False)))
+    migrate(*steps)
+    if "user_external_id" not in {index.name for index in db.get_indexes("user")}:
+        migrate(migrator.add_index("user", ("external_id",), False))
+
+
 # version 1 is the initial create_tables; later versions go here as (version, function).
-MIGRATIONS: list[tuple[int, Migration]] = [(2, _document_identity_per_area)]
+MIGRATIONS: list[tuple[int, Migration]] = [(2, _document_identity_per_area), (3, _external_accounts)]
 
 
 def current_version() -> int:

@@ -81,6 +81,8 @@ def set_password(user_id: int, password: str) -> User:
     """Set a new password and end the account's sessions."""
     check_password_rules(password)
     user = get(User, user_id)
+    if user.is_external:  # its password lives in the directory; a local one would be a second way in
+        raise Conflict(N_("This account signs in through the directory (LDAP/OIDC) and cannot have a local password."))
     user.password_hash = hash_password(password)
     user.save(only=[User.password_hash])
     end_sessions(user)

@@ -165,6 +165,7 @@ def change_link(kind: str):
 
 from irisrag.web import (  # noqa: E402  (these register their routes on bp)
     admin_api_keys,  # noqa: F401
+    admin_directory,  # noqa: F401
     admin_documents,  # noqa: F401
     admin_tabs,
 )

@@ -85,10 +85,12 @@ BY_KEY = {t.key: t for t in CONSOLE}
 
 def pages() -> tuple[Tab, ...]:
     """Return every admin page in tab-bar order: the console tabs, then the pages with views of their own."""
-    from irisrag.web import admin_evaluations, admin_feedback, admin_inspector, admin_system
+    from irisrag.web import admin_directory, admin_evaluations, admin_feedback, admin_inspector, admin_system
 
     return CONSOLE + (
         Tab("feedback", _l("Feedback"), "admin.list_feedback", path="/feedback", view=admin_feedback.list_feedback),
+        Tab("directory", _l("Directory groups"), "admin.list_directory_groups", path="/directory-groups",
+            view=admin_directory.list_directory_groups),
         Tab("inspector", _l("Retrieval inspector"), "admin.inspect_retrieval", path="/inspector",
             view=admin_inspector.inspect_retrieval, fragment=False),
         Tab("evaluations", _l("Evaluations"), "admin.list_evaluations", path="/evaluations",

@@ -1,13 +1,13 @@
 """Blueprint ``auth``: the login and logout pages of both worlds."""
 from __future__ import annotations
 
-from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from irisrag.errors import ValidationError
+from irisrag.errors import DirectoryUnavailable, SignInRefused, ValidationError
 from irisrag.services import auth as auth_service
-from irisrag.web import security
+from irisrag.web import security, sso
 from irisrag.web.forms import LoginForm
 
 bp = Blueprint("auth", __name__)
@@ -22,11 +22,11 @@ def _login(world: str):
         try:
             user = auth_service.authenticate(
                 form.username.data, form.password.data, security.client_address(), admin=admin,
-                limit=current_app.config["LOGIN_RATE_LIMIT"], window=current_app.config["LOGIN_RATE_WINDOW"],
+                **sso.password_login_options(),
             )
-        except ValidationError as exc:
-            error = _(exc.message) if exc.message == auth_service.LOGIN_FAILED else exc.message
-            status = getattr(exc, "status", 400) if exc.code == "rate_limited" else 401
+        except (ValidationError, SignInRefused, DirectoryUnavailable) as exc:
+            error = _(exc.message)
+            status = exc.status if exc.code in ("rate_limited", "directory_unavailable") else 401
             return render_template("auth/login.html", form=form, error=error, world=world), status
         (security.login_as_admin if admin else security.login_as_user)(user)
         default = url_for("admin.index") if admin else url_for("dashboard.index")
@@ -48,8 +48,9 @@ def logout():
         return render_template("auth/logout.html", world="user")
     if current_user.is_authenticated:
         auth_service.end_sessions(current_user.user, world="user")
+    target = sso.logout_target("user", url_for("auth.login"))  # before the session forgets the ID token
     security.logout_as_user()
-    return redirect(url_for("auth.login"))
+    return redirect(target)
 
 
 @bp.route("/admin/login", methods=["GET", "POST"])
@@ -66,8 +67,9 @@ def admin_logout():
     admin = security.current_admin()
     if admin is not None:
         auth_service.end_sessions(admin, world="admin")
+    target = sso.logout_target("admin", url_for("auth.admin_login"))
     security.logout_as_admin()
-    return redirect(url_for("auth.admin_login"))
+    return redirect(target)
 
 
 @bp.route("/language/<lang>", methods=["POST"])

@@ -53,7 +53,8 @@ def _load_user(token: str) -> Principal | None:
     return Principal(user) if user else None
 
 
-USER_KEYS = ("_user_id", "_fresh", "_id", "areas", "show_sources")
+USER_KEYS = ("_user_id", "_fresh", "_id", "areas", "show_sources", "oidc_id_token")
+ADMIN_KEYS = (ADMIN_KEY, "oidc_admin_id_token")
 
 
 def _fresh_session(keep: tuple[str, ...]) -> None:
@@ -65,7 +66,7 @@ def _fresh_session(keep: tuple[str, ...]) -> None:
 
 def login_as_user(user: User) -> None:
     """Start a user-world session."""
-    _fresh_session(keep=(ADMIN_KEY,))
+    _fresh_session(keep=ADMIN_KEYS)
     login_user(Principal(user))
 
 
