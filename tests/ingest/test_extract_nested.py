@@ -9,7 +9,7 @@ from irisrag.ingest.extract import EMPTY_MESSAGE
 from irisrag.ingest.extract_html import TOO_DEEP, extract_html_bytes
 from irisrag.models import Area, Document
 from irisrag.services import admin as admin_service
-from irisrag.services import documents
+from irisrag.services import registration
 
 DEEP = ("<html><body>" + "<div>" * 5000 + "Tief verschachtelter Text über Zeitstempel." + "</div>" * 5000
         + "</body></html>")
@@ -28,7 +28,7 @@ def test_deeply_nested_page_import_fails_naming_the_nesting(app, tmp_path):
 
     with app.app_context(), db.connection_context():
         area = admin_service.create_named(Area, "Handbook")
-        doc, _ = documents.register(area, tmp_path, "tief.html", "html")
+        doc, _ = registration.register(area, tmp_path, "tief.html", "html")
         with pytest.raises(ExtractionError):
             import_document(doc.id, use_lock=False)
         row = Document.get_by_id(doc.id)

@@ -1,6 +1,8 @@
 """Admin safety: nobody locks themself out, the last active admin stays, the System page drops dead failed jobs."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from rq import SimpleWorker
 
@@ -77,7 +79,7 @@ def test_failed_jobs_of_deleted_or_since_imported_documents_leave_the_system_pag
     with app.app_context(), db.connection_context():
         documents.delete_document(failed["gone.md"][0])
         doc = Document.get_by_id(failed["fixed.md"][0])
-        (documents.upload_root() / "upload" / "fixed.md").write_text("Jetzt mit Text über OpenTelemetry.")
+        (Path(doc.directory) / doc.name).write_text("Jetzt mit Text über OpenTelemetry.")
         from irisrag.jobs.documents import import_document
 
         import_document(doc.id, use_lock=False)

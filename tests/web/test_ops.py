@@ -27,13 +27,13 @@ def seeded_app(tmp_path, database_url, redis_url):
     from irisrag.jobs.documents import import_document
     from irisrag.models import Area
     from irisrag.services import admin as admin_service
-    from irisrag.services import documents
+    from irisrag.services import documents, registration
 
     app = make_app(tmp_path, database_url, redis_url, CHUNK_SIZE=200, CHUNK_OVERLAP=0)
     with app.app_context(), db.connection_context():
         admin_service.create_named(Area, "Handbook")
         for n in range(3):
-            doc, _ = documents.register(documents.area_of("Handbook"), tmp_path, f"d{n}.md", "text")
+            doc, _ = registration.register(documents.area_of("Handbook"), tmp_path, f"d{n}.md", "text")
             (tmp_path / f"d{n}.md").write_text(f"Kapitel {n}. " + "Inhalt über Zeitstempel und Pakete. " * 12)
             import_document(doc.id, use_lock=False)
     return app
