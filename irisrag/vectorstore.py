@@ -261,14 +261,18 @@ class VectorStore:
                 self.delete_document(document_id)
             return
         table = self._open(create=True)
+        data = pa.concat_tables(rows) if len(rows) > 1 else rows[0]
         # One merge = one version: upsert by id and delete these documents' leftovers together.
-        (
+        # Lance retries lost commits itself for 30 s; under heavy load on S3 it can give up ("Too
+        # many concurrent writers"). A failed merge commits nothing and the merge is idempotent,
+        # so it is simply run again (with backoff) instead of failing the import.
+        upkeep.retry(lambda: (
             table.merge_insert("id")
             .when_matched_update_all()
             .when_not_matched_insert_all()
             .when_not_matched_by_source_delete(f"document_id IN ({_in_list(ids)})")
-            .execute(pa.concat_tables(rows) if len(rows) > 1 else rows[0])
-        )
+            .execute(data)
+        ))
         log.debug("table=%s documents=%d event=replaced", self.table_name, len(ids))
 
     def delete_document(self, document_id: int) -> None:

@@ -176,3 +176,25 @@ def test_vectorstore_tables_per_embedder_and_drop(tmp_path):
     assert use.count() == 0
     assert ollama.stored_model_keys() == ["ollama-nomic-embed-text-768"]
     assert isinstance(ollama.chunks_of(1)[0], Hit)
+
+
+def test_vectorstore_replace_runs_again_when_lance_gives_up_on_contention(store, monkeypatch):
+    """Lance gives up a merge after 30 s of lost commits (seen on S3 under load): it is retried."""
+    from lancedb.merge import LanceMergeInsertBuilder
+
+    from irisrag import vectorindex
+
+    monkeypatch.setattr(vectorindex.time, "sleep", lambda s: None)
+    store.replace_document(1, 1, _chunks(2, "old"), _random(2))
+    original, calls = LanceMergeInsertBuilder.execute, []
+
+    def contended(self, *args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("lance error: Too many concurrent writers. Attempted 4 times, but failed on "
+                               "retry_timeout of 30.000 seconds.")
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(LanceMergeInsertBuilder, "execute", contended)
+    store.replace_document(1, 1, _chunks(3, "new"), _random(3))
+    assert len(calls) == 2 and [h.text for h in store.chunks_of(1)] == [f"new {i}" for i in range(3)]
