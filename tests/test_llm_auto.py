@@ -94,3 +94,29 @@ def test_auto_runs_one_probe_at_a_time(stub):
         thread.join()
     assert results == ["ollama"] * 8
     assert len(stub.requests) == 1 and llm.probes == 1
+
+
+def test_dashboard_uses_a_stub_ollama_found_by_auto(tmp_path, database_url, redis_url, stub):
+    from tests.conftest import make_app
+    from tests.services import QUESTION, seed_library
+    from tests.web.test_dashboard import ask, logged_in
+
+    stub.add("GET", "/api/tags", tags("llama3:latest"))
+    stub.add("POST", "/api/chat", Reply(json={"message": {"role": "assistant", "content": "Über otel.yaml [1]."},
+                                              "done": True}))
+    app = make_app(tmp_path, database_url, redis_url, LLM="auto", OLLAMA_URL=stub.url, OLLAMA_CHAT_MODEL=MODEL)
+    library = seed_library(app)
+    body = ask(logged_in(app), QUESTION, areas=[library.alpha])
+    assert "Written by ollama:llama3 from the passages found." in body and stub.last("POST", "/api/chat")
+
+
+def test_dashboard_is_calm_when_auto_finds_no_model(tmp_path, database_url, redis_url):
+    from tests.conftest import make_app
+    from tests.services import QUESTION, seed_library
+    from tests.web.test_dashboard import ask, logged_in
+
+    calm = make_app(tmp_path, database_url, redis_url, LLM="auto", OLLAMA_URL=f"http://127.0.0.1:{closed_port()}")
+    library = seed_library(calm)
+    body = ask(logged_in(calm), QUESTION, areas=[library.alpha])
+    assert "This answer was assembled from the documents without a language model." in body
+    assert 'class="error"' not in body and "otel.yaml" in body
