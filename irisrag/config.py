@@ -180,7 +180,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("OPENAI_EMBED_DIM", 1536, "Dimension of that embedding model.", int),
     Setting("OPENAI_CHAT_MODEL", "gpt-4o-mini", "Chat model on the OpenAI-compatible server."),
     # --- answers (SPEC 5) ---
-    Setting("LLM", "ollama", "Answer writer: `ollama`, `openai` or `none` (extractive answer only)."),
+    Setting("LLM", "auto", "Answer writer: `auto` (Ollama when it answers and has OLLAMA_CHAT_MODEL, else the OpenAI-compatible server when OPENAI_BASE_URL is set, else the extractive answer, without an error), `ollama`, `openai` or `none` (extractive answer only).", _choice("auto", "ollama", "openai", "none", "fake")),
+    Setting("LLM_PROBE_SECONDS", 30.0, "`auto`: seconds the outcome of the Ollama probe (`GET /api/tags`) is reused; one probe runs at a time.", float),
+    Setting("LLM_CONTEXT_TOKENS", 4096, "Context window of the language model in tokens: passages that would not fit (estimated at 3 characters a token, with room for the answer) are left out, lowest-ranked first, and the answer says how many.", _positive),
     Setting("LLM_TIMEOUT", 120.0, "Seconds to wait for the language model's answer.", float),
     Setting("CONTEXT_CANDIDATES", 256, "Nearest chunks considered for the context.", int),
     Setting("CONTEXT_CHUNKS", 9, "Chunks in the context at most.", int),
@@ -263,6 +265,8 @@ def load(environ: Mapping[str, str] | None = None, overrides: Mapping[str, Any] 
                 raise ValueError(f"IRISRAG_{setting.key}={raw!r} is not valid: {exc}") from exc
     values.update(overrides or {})
     check(values)
+    explicit = {s.key for s in SETTINGS if f"IRISRAG_{s.key}" in environ} | set(overrides or {})
+    values["EXPLICIT_SETTINGS"] = frozenset(explicit)  # set by the operator (LLM=auto reads OPENAI_BASE_URL's)
     return values
 
 

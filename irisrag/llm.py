@@ -319,6 +319,10 @@ def build_llm(config: Mapping[str, Any]) -> LLM:
         return config.get(key, DEFAULTS.get(key))
 
     kind = str(get("LLM") or "").strip().lower()
+    if kind == "auto":
+        from irisrag.llm_auto import AutoLLM
+
+        return AutoLLM(config)
     if kind == "ollama":
         return OllamaLLM(get("OLLAMA_URL"), get("OLLAMA_CHAT_MODEL"), float(get("LLM_TIMEOUT")))
     if kind == "openai":
@@ -329,4 +333,4 @@ def build_llm(config: Mapping[str, Any]) -> LLM:
     if kind == "fake":
         return FakeLLM()
     raise ConfigurationError(f"Unknown language model setting {kind!r}",
-                             "IRISRAG_LLM must be one of: ollama, openai, none, fake")
+                             "IRISRAG_LLM must be one of: auto, ollama, openai, none, fake")

@@ -51,7 +51,7 @@ def test_cli_ask_refuses_areas_the_user_may_not_query(app, library):
 def test_cli_ask_text_prints_answer_and_sources(app, library):
     result = run(app, "ask", QUESTION, "--user", "carol", "--area", "Alpha", "--no-llm")
     assert result.exit_code == 0, result.output
-    assert "No language model is available" in result.output and "[1] OpenTelemetry" in result.output
+    assert "OpenTelemetry wird über die Datei otel.yaml konfiguriert. [1]" in result.output
     assert "Sources:\n  1. otel-guide.md  [Alpha]" in result.output
     assert "https://docs.example.org/otel" in result.output and BETA_SECRET not in result.output
     nothing = run(app, "ask", "Wann fährt der Zug nach Hamburg?", "--user", "alice")

@@ -36,6 +36,7 @@ def init_app(app: Flask) -> None:
         api_keys,  # noqa: F401
         ask,  # noqa: F401
         backup,  # noqa: F401
+        eval_answers,  # noqa: F401
         evaluate,  # noqa: F401
         history,  # noqa: F401
         imports,  # noqa: F401

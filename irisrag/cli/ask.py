@@ -11,6 +11,7 @@ import click
 from irisrag import components
 from irisrag.cli import command
 from irisrag.llm import NoLLM
+from irisrag.llm_auto import AutoLLM
 from irisrag.models import Area, User
 from irisrag.rag.answer import to_terminal
 from irisrag.services import admin as admin_service
@@ -178,8 +179,15 @@ def check_embeddings() -> None:
 
 @command("check-llm")
 def check_llm() -> None:
-    """Reach the chat endpoint and report the model and the latency."""
+    """Reach the chat endpoint and report the model and the latency (with ``auto``: what it found and why)."""
     llm = components.get().llm
+    if isinstance(llm, AutoLLM):
+        found = llm.discovery()
+        click.echo(f"auto:     {found.kind}{f' ({found.model})' if found.model else ''}: {found.reason}")
+        llm = llm.resolve()
+        if isinstance(llm, NoLLM):
+            click.echo("No language model found; answers are assembled from the documents (extractive).")
+            return
     if isinstance(llm, NoLLM):
         raise click.ClickException("No language model is configured (IRISRAG_LLM=none); answers are extractive.")
     click.echo(f"model:    {llm.name}")

@@ -20,7 +20,9 @@ import nh3
 from markdown_it import MarkdownIt
 
 from irisrag.errors import LLMNotConfigured, LLMUnavailable
+from irisrag.rag import extractive
 from irisrag.rag.citations import CheckedAnswer, check
+from irisrag.rag.extractive import Embedder
 
 if TYPE_CHECKING:
     from irisrag.rag.retrieve import Context, ContextChunk
@@ -35,8 +37,6 @@ Answer in the language of the question, concisely, in Markdown."""
 
 NO_CONTEXT_MESSAGE = "No information was found in the context. Check the areas you selected."
 NO_LLM_MESSAGE = "No language model is available, so here are the passages that match best:"
-EXTRACTIVE_PASSAGES = 3
-EXTRACTIVE_CHARS = 600
 
 
 class ChatModel(Protocol):
@@ -97,15 +97,10 @@ def llm_name(llm: object | None) -> str:
     return type(llm).__name__
 
 
-def extractive_text(context: Context, reason: str = NO_LLM_MESSAGE) -> str:
-    """Return the fallback answer: the reason, then the best context passages, numbered."""
-    parts = [reason]
-    for chunk in context.chunks[:EXTRACTIVE_PASSAGES]:
-        text = " ".join(chunk.hit.text.split())
-        if len(text) > EXTRACTIVE_CHARS:
-            text = text[:EXTRACTIVE_CHARS].rsplit(" ", 1)[0] + " …"
-        parts.append(f"[{chunk.position}] {text}")
-    return "\n\n".join(parts)
+def extractive_text(context: Context, reason: str = "", embedder: Embedder | None = None) -> str:
+    """Return the extractive answer (``extractive.compose``: the best sentences, cited), after ``reason`` if any."""
+    body = extractive.compose(context.question, context, embedder)
+    return f"{reason}\n\n{body}" if reason else body
 
 
 def reply_text(reply: Any) -> str:
@@ -116,19 +111,21 @@ def reply_text(reply: Any) -> str:
 
 
 def answer(question: str, context: Context, llm: ChatModel | None, *,
-           hashes: Mapping[int, str] | None = None) -> Answer:
+           hashes: Mapping[int, str] | None = None, embedder: Embedder | None = None) -> Answer:
     """Answer the question from the context with the LLM in one piece (``answer_events`` drained).
 
-    ``hashes`` maps document ids to the SHA-256 of the indexed version, for the citation ids.
+    ``hashes`` maps document ids to the SHA-256 of the indexed version, for the citation ids;
+    ``embedder`` (the one retrieval used) helps choose the extractive answer's sentences.
     """
-    for event in answer_events(question, context, llm, hashes=hashes, stream=False):
+    for event in answer_events(question, context, llm, hashes=hashes, stream=False, embedder=embedder):
         if isinstance(event, Answer):
             return event
     raise RuntimeError("answer_events ended without its Answer")
 
 
 def answer_events(question: str, context: Context, llm: ChatModel | None, *,
-                  hashes: Mapping[int, str] | None = None, stream: bool = True) -> Iterator[Token | Answer]:
+                  hashes: Mapping[int, str] | None = None, stream: bool = True,
+                  embedder: Embedder | None = None) -> Iterator[Token | Answer]:
     """Yield the model's reply as ``Token`` events, then the final ``Answer``; never raise.
 
     The one place that decides the outcome: no context gives the no-context message without
@@ -136,14 +133,15 @@ def answer_events(question: str, context: Context, llm: ChatModel | None, *,
     extractive fallback (``Answer.failure`` keeps the model's error); a failure after some
     text gives that text with ``interrupted``; otherwise the reply with checked citations.
     ``stream=False`` asks the model in one piece (``chat``): one Token, then the Answer.
-    Closing the generator closes the model's stream, so the model stops writing.
+    Closing the generator closes the model's stream, so the model stops writing. ``embedder``
+    (the one retrieval used) helps the extractive answer choose its sentences.
     """
     name = llm_name(llm)
     if not context.chunks:
         yield with_checked_citations(Answer(NO_CONTEXT_MESSAGE, name, False, None, {"llm": 0.0}), context, hashes)
         return
     if llm is None:
-        yield _fallback(context, name, "no language model configured", {"llm": 0.0}, None, hashes)
+        yield _fallback(context, name, "no language model configured", {"llm": 0.0}, None, hashes, embedder)
         return
     start, parts, timings = time.perf_counter(), [], {}
     tokens = None
@@ -156,14 +154,14 @@ def answer_events(question: str, context: Context, llm: ChatModel | None, *,
             yield Token(piece, "".join(parts))
     except Exception as exc:  # never let an answer crash the page; keep the cause
         timings["llm"] = time.perf_counter() - start
-        yield _failed(context, name, "".join(parts).strip(), exc, timings, hashes)
+        yield _failed(context, name, "".join(parts).strip(), exc, timings, hashes, embedder)
         return
     finally:
         _close(tokens)
     timings["llm"] = time.perf_counter() - start
     text = "".join(parts).strip()
     if not text:
-        yield _fallback(context, name, "empty answer", timings, None, hashes)
+        yield _fallback(context, name, "empty answer", timings, None, hashes, embedder)
         return
     yield with_checked_citations(Answer(text, name, False, None, timings), context, hashes)
 
@@ -183,13 +181,13 @@ def _close(tokens: Iterator[str] | None) -> None:
 
 
 def _fallback(context: Context, name: str, error: str, timings: dict[str, float], failure: Exception | None,
-              hashes: Mapping[int, str] | None) -> Answer:
-    return with_checked_citations(Answer(extractive_text(context), name, True, error, timings, failure=failure),
-                                  context, hashes)
+              hashes: Mapping[int, str] | None, embedder: Embedder | None = None) -> Answer:
+    text = extractive_text(context, embedder=embedder)
+    return with_checked_citations(Answer(text, name, True, error, timings, failure=failure), context, hashes)
 
 
 def _failed(context: Context, name: str, partial: str, exc: Exception, timings: dict[str, float],
-            hashes: Mapping[int, str] | None) -> Answer:
+            hashes: Mapping[int, str] | None, embedder: Embedder | None = None) -> Answer:
     """Return the Answer of a model failure: the extractive fallback before any text, else the partial text."""
     if isinstance(exc, LLMUnavailable):
         detail = " ".join(filter(None, [exc.message, exc.detail]))
@@ -199,7 +197,7 @@ def _failed(context: Context, name: str, partial: str, exc: Exception, timings: 
         detail = f"{type(exc).__name__}: {exc}"
         log.exception("llm_failed llm=%s chars=%s", name, len(partial))
     if not partial:
-        return _fallback(context, name, detail, timings, exc, hashes)
+        return _fallback(context, name, detail, timings, exc, hashes, embedder)
     return Answer(partial, name, False, f"{name}: {detail}", timings, failure=exc, interrupted=True)
 
 

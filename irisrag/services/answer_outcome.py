@@ -7,14 +7,15 @@ chosen by the type of the model's error (``errors.LLMTimeout``, ``LLMUnreachable
 """
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from irisrag.errors import LLMNotConfigured, LLMTimeout, LLMUnreachable
+from irisrag.errors import LLMNotConfigured, LLMRefused, LLMTimeout, LLMUnreachable
 from irisrag.i18n import N_
-from irisrag.rag import citations
-from irisrag.rag.answer import Answer, extractive_text, to_html
+from irisrag.rag import citations, extractive
+from irisrag.rag.answer import Answer, to_html
 from irisrag.rag.retrieve import Context, RetrievalSettings
 from irisrag.services import history
 from irisrag.services.answer_views import (
@@ -35,11 +36,15 @@ NO_AREA_SELECTED = N_("Select at least one area to search.")
 NO_AREA_PERMITTED = N_("You do not have access to any area yet. An administrator can grant you areas.")
 NO_CONTEXT = N_("No information was found in the context. Check the areas you selected.")
 NO_SOURCES = N_("No sources were found. Check the areas you selected, or ask with other words.")
-NO_LLM = N_("No language model is available, so here are the passages that match best:")
+NO_LLM = N_("The language model is not available, so this answer was assembled from the documents.")
+ASSEMBLED = N_("This answer was assembled from the documents without a language model.")
 LLM_NOT_CONFIGURED = N_("No language model is configured.")
 LLM_TIMEOUT = N_("The language model did not answer in time.")
 LLM_UNREACHABLE = N_("The language model could not be reached.")
 LLM_FAILED = N_("The language model reported an error.")
+LLM_CONTEXT_TOO_LONG = N_("The language model refused the question: the passages did not fit its context window.")
+_CONTEXT_REFUSAL = re.compile(r"context[ _-]?(?:length|window|size)|too many tokens|maximum context|n_ctx|exceeds",
+                              re.IGNORECASE)
 SEARCH_FAILED = N_("The document search is not available at the moment. Please try again later.")
 LLM_INTERRUPTED = N_("The language model stopped before the answer was complete.")
 ANSWER_STOPPED = N_("The answer was stopped before it was complete.")
@@ -62,7 +67,7 @@ def finish(user_id: int, found: Retrieved, reply: Answer, asked: bool, settings:
     elif not context.chunks:
         status, notice, body = NO_CONTEXT_FOUND, NO_CONTEXT, ""
     elif reply.extractive:
-        status, notice, body = EXTRACTIVE, NO_LLM, extractive_text(context, reason="")
+        status, notice, body = EXTRACTIVE, NO_LLM if error else ASSEMBLED, reply.text
     else:
         status, notice, body = ANSWERED, None, reply.text
     # The model's answer was checked by answer_events; the extractive passages are checked as shown.
@@ -70,12 +75,12 @@ def finish(user_id: int, found: Retrieved, reply: Answer, asked: bool, settings:
                                                                                          found.hashes)
     result = AskResult(
         question=found.question, area_ids=found.areas, status=status, answer_text=reply.text,
-        answer_html=citations.linked_html(checked, to_html) if body.strip() else "", llm=reply.llm,
+        answer_html=_html(checked, context, status) if body.strip() else "", llm=reply.llm,
         extractive=reply.extractive, notice=notice, error=error, error_detail=detail,
         retrieval_detail=retrieval_detail(context, settings), sources=source_views(context, found.documents),
         context=tuple(context_entry(c, found.documents) for c in context.chunks), timings=timings,
         citations=citation_views(checked, context, found.documents), invalid_citations=checked.invalid,
-        unsupported=checked.unsupported,
+        unsupported=checked.unsupported, omitted=found.omitted,
     )
     return replace(result, question_id=history.record(user_id, result, checked.text)) if record else result
 
@@ -86,7 +91,7 @@ def llm_problem(reply: Answer, asked: bool) -> tuple[str | None, str | None]:
         return None, None  # the caller asked for no model (CLI --no-llm)
     exc = reply.failure
     if isinstance(exc, LLMNotConfigured):
-        return LLM_NOT_CONFIGURED, exc.detail
+        return None, None  # none configured or found: the extractive answer is the plan, not a failure
     if exc is None:
         return LLM_FAILED, f"{reply.llm}: the model sent an empty answer"
     parts = [getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}", getattr(exc, "detail", None)]
@@ -95,7 +100,15 @@ def llm_problem(reply: Answer, asked: bool) -> tuple[str | None, str | None]:
         return LLM_TIMEOUT, detail
     if isinstance(exc, LLMUnreachable):
         return LLM_UNREACHABLE, detail
+    if isinstance(exc, LLMRefused) and _CONTEXT_REFUSAL.search(detail):
+        return LLM_CONTEXT_TOO_LONG, detail
     return LLM_FAILED, detail
+
+
+def _html(checked: citations.CheckedAnswer, context: Context, status: str) -> str:
+    """Render the checked answer; an extractive one with the question's terms highlighted."""
+    html = citations.linked_html(checked, to_html)
+    return extractive.highlighter(context.terms)(html) if status == EXTRACTIVE else html
 
 
 def retrieval_detail(context: Context, settings: RetrievalSettings) -> str:

@@ -177,6 +177,7 @@ class AskResult:
     invalid_citations: tuple[int, ...] = ()      # numbers the model cited that were not in the context (removed)
     unsupported: tuple[Unsupported, ...] = ()    # sentences whose cited passage shares no term with them
     question_id: int | None = None               # the QuestionLog row (feedback), None when not recorded
+    omitted: int = 0                             # passages left out to fit the model's context window
 
     @property
     def searched(self) -> bool:

@@ -33,11 +33,13 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from irisrag import components
+from irisrag import components, llm_auto
 from irisrag.errors import EmbedderMismatch, EmbeddingError, Forbidden, ValidationError
 from irisrag.i18n import N_
+from irisrag.llm import NoLLM
 from irisrag.models import Area, Document
-from irisrag.rag.answer import Answer, Token, answer, answer_events, llm_name
+from irisrag.rag import budget
+from irisrag.rag.answer import SYSTEM_PROMPT, Answer, Token, answer, answer_events, llm_name
 from irisrag.rag.retrieve import Context
 from irisrag.services import access
 from irisrag.services.answer_outcome import (  # noqa: F401 - the message ids are part of this service
@@ -237,6 +239,7 @@ class Retrieved:
     documents: dict[int, Document]
     timings: dict[str, float]
     started: float  # time.perf_counter() when retrieval began
+    omitted: int = 0  # passages left out to fit the model's context window (budget.fit)
 
     @property
     def hashes(self) -> dict[int, str]:
@@ -267,12 +270,23 @@ def sources_result(found: Retrieved) -> AskResult:
 
 
 def _llm(use_llm: bool) -> object | None:
-    """Return the configured model, or None when the caller asked for none (CLI --no-llm)."""
-    return components.get().llm if use_llm else None
+    """Return the model to ask (``auto`` resolved), or None when the caller asked for none (CLI --no-llm)."""
+    return llm_auto.active(components.get().llm) if use_llm else None
+
+
+def fitted(found: Retrieved, llm: object | None) -> Retrieved:
+    """Leave out the lowest-ranked passages that would not fit the model's window (no model: all stay)."""
+    if llm is None or isinstance(llm, NoLLM):
+        return found
+    window = int(components.get().config["LLM_CONTEXT_TOKENS"])
+    context, omitted = budget.fit(found.context, SYSTEM_PROMPT + found.question, window)
+    return replace(found, context=context, omitted=omitted) if omitted else found
 
 
 def _answered(user_id: int, found: Retrieved, llm: object | None, *, record: bool) -> AskResult:
-    reply = answer(found.question, found.context, llm, hashes=found.hashes)  # type: ignore[arg-type]
+    found = fitted(found, llm)
+    reply = answer(found.question, found.context, llm, hashes=found.hashes,  # type: ignore[arg-type]
+                   embedder=components.get().embedder)
     return _finish(user_id, found, reply, llm is not None, record=record)
 
 
@@ -283,8 +297,10 @@ def _finish(user_id: int, found: Retrieved, reply: Answer, asked: bool, *, recor
 
 
 def _events(user_id: int, found: Retrieved, llm: object | None, *, record: bool) -> Iterator[Event]:
+    found = fitted(found, llm)
     yield Sources(sources_result(found))
-    events = answer_events(found.question, found.context, llm, hashes=found.hashes)  # type: ignore[arg-type]
+    events = answer_events(found.question, found.context, llm, hashes=found.hashes,  # type: ignore[arg-type]
+                           embedder=components.get().embedder)
     start, partial, reply, first = time.perf_counter(), "", None, None
     try:
         for event in events:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from flask import redirect, url_for
 from flask_babel import gettext as _
 
+from irisrag import components, llm_auto
 from irisrag.errors import IrisRagError
 from irisrag.services import system
 from irisrag.web.admin import bp
@@ -19,8 +20,9 @@ TAB = "system"
 
 
 def _page(status: int = 200, message: str | None = None, error: str | None = None):
+    comps = components.get()
     return render("admin/index.html", "admin/_system.html", status=status, tab=TAB, message=message,
-                  error=error, view=system.system_view())
+                  error=error, view=system.system_view(), llm=llm_auto.status(comps.llm, comps.config["LLM"]))
 
 
 def show_system():

@@ -101,6 +101,15 @@ def cancel_document(document_id: int):
     return jsonify(_document(api_service.cancel_import(current_key(), document_id)))
 
 
+@bp.get("/documents/<int:document_id>/content")
+@key_required
+def document_content(document_id: int):
+    from irisrag.services import viewer
+    from irisrag.web.viewer import file_response
+
+    return file_response(viewer.for_key(current_key(), document_id))
+
+
 @bp.route("/", defaults={"rest": ""}, methods=["GET", "POST", "PUT", "PATCH", "DELETE"])
 @bp.route("/<path:rest>", methods=["GET", "POST", "PUT", "PATCH", "DELETE"])
 def unknown(rest: str):

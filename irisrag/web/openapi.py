@@ -195,6 +195,15 @@ PATHS: dict[str, Any] = {
         "operationId": "cancelImport",
         "parameters": [{"name": "document_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
         "responses": {"200": _json(_ref("Document"), "Cancelled"), **_errors(401, 403, 404, 409)}}},
+
+
+    "/documents/{document_id}/content": {"get": {
+        "summary": "A document's staged file (PDF inline, other kinds as an attachment)",
+        "operationId": "getDocumentContent",
+        "parameters": [{"name": "document_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+        "responses": {"200": {"description": "The file; Content-Disposition carries a safe file name",
+                              "content": {"application/pdf": {}, "application/octet-stream": {}}},
+                      **_errors(401, 404)}}},
 }
 
 

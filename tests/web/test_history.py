@@ -53,7 +53,7 @@ def feedback(client, question_id: int, rating: str | None, comment: str = "", *,
 
 
 def cited_passage(page: str, number: int = 1) -> str:
-    match = re.search(rf'<li id="(?:q\d+-)?cite-{number}".*?</li>', page, re.S)
+    match = re.search(rf'<details class="chip[^"]*" data-chunk-id="[^"]*" data-number="{number}".*?</details>', page, re.S)
     assert match, f"no cited passage {number}"
     return match.group(0)
 

@@ -1,0 +1,90 @@
+"""Tune the extractive answer's weights and budget on one half of the XQuAD questions, check on the other.
+
+    .venv/bin/python bench/tune_extractive.py ../shared/eval/xquad/de ../shared/eval/xquad/en [--questions 300]
+
+Builds each scratch store once (the product's chunker, embedder, retrieval settings), keeps
+every question's context units with their features, then scores weight grids offline:
+containment of the gold answer and median answer length, tune half (even questions) vs
+check half (odd questions). Prints a table; the product's defaults are the first row.
+"""
+from __future__ import annotations
+
+import argparse
+import itertools
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from irisrag import create_app  # noqa: E402
+from irisrag.evaluation import answers, beir  # noqa: E402
+from irisrag.evaluation.runner import EvalOptions, build_store, embed_queries  # noqa: E402
+from irisrag.rag import extractive  # noqa: E402
+from irisrag.rag.retrieve import RetrievalSettings, build_context  # noqa: E402
+
+
+def features(directory: Path, limit: int, app) -> list[tuple[list, list[str]]]:
+    """Return, per question, [(unit, position, similarity, lexical)] and its gold answers."""
+    comps = app.extensions["irisrag"]
+    config = comps.config
+    gold = answers.load_answers(directory)
+    dataset = beir.load(directory, "test", limit)
+    options = EvalOptions(RetrievalSettings.from_config(config), int(config["CHUNK_SIZE"]),
+                          int(config["CHUNK_OVERLAP"]), config["FTS_LANGUAGE"])
+    scratch = Path(app.instance_path) / "tmp" / "eval"
+    with tempfile.TemporaryDirectory() as tmp:
+        store, _, _ = build_store(dataset, comps.embedder, options, Path(tmp) / "db", scratch / "cache")
+        questions = list(dataset.queries.values())
+        vectors, _ = embed_queries(comps.embedder, questions, Path(tmp) / "q.npz")
+        rows = []
+        for (qid, question), vector in zip(dataset.queries.items(), vectors, strict=True):
+            context = build_context(question, [1], embedder=comps.embedder, store=store, settings=options.settings,
+                                    query_vector=vector)
+            found = extractive.candidates(context)
+            sims = extractive._semantic(question, [u.text for u, _ in found], comps.embedder)
+            qterms = context.terms
+            rows.append(([(u, p, float(s), extractive._lexical(qterms, u.text)) for (u, p), s in zip(found, sims, strict=False)],
+                         gold.get(qid, [])))
+    return rows
+
+
+def measure(rows, sem, lex, rank, partial, budget) -> tuple[float, int]:
+    hits, lengths = 0, []
+    for units, gold in rows:
+        scored = sorted((extractive.Scored(u, p, sem * s + lex * x + rank / p - (partial if u.partial else 0))
+                         for u, p, s, x in units), key=lambda i: -i.score)
+        chosen = extractive.select(scored, budget)
+        text = " ".join(c.unit.text for c in chosen)
+        lengths.append(sum(len(c.unit.text) + 4 for c in chosen) + 2 * max(len(chosen) - 1, 0))
+        hits += answers.contains(text, gold)
+    return hits / max(len(rows), 1), int(statistics.median(lengths)) if lengths else 0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("datasets", nargs="+", type=Path)
+    parser.add_argument("--questions", type=int, default=300)
+    args = parser.parse_args()
+    app = create_app({"LLM": "none"})
+    with app.app_context():
+        data = {d.name: features(d, args.questions, app) for d in args.datasets}
+    grid = itertools.product((1.0,), (0.0, 0.3, 0.6, 1.0), (0.0, 0.05, 0.15, 0.3), (0.0, 0.25), (200, 260, 300))
+    defaults = (extractive.SEMANTIC, extractive.LEXICAL, extractive.RANK, extractive.PARTIAL_PENALTY,
+                extractive.BUDGET_CHARS)
+    results = []
+    for params in [defaults, *grid]:
+        tune = [measure(rows[0::2], *params) for rows in data.values()]
+        check = [measure(rows[1::2], *params) for rows in data.values()]
+        results.append((params, tune, check))
+    names = list(data)
+    print(f"{'sem lex rank part budget':<28}" + "".join(f"{'tune ' + n:>18}{'check ' + n:>18}" for n in names))
+    best = sorted(results[1:], key=lambda r: -min(c for c, _ in r[1]))[:12]
+    for params, tune, check in [results[0], *best]:
+        print(f"{' '.join(f'{p:g}' for p in params):<28}"
+              + "".join(f"{t[0]:>11.3f} {t[1]:>5}{c[0]:>12.3f} {c[1]:>5}" for t, c in zip(tune, check, strict=False)))
+
+
+if __name__ == "__main__":
+    main()

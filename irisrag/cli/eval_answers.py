@@ -1,0 +1,60 @@
+"""``flask rag eval-answers``: answer quality (gold answer contained, answer length) on a dataset with answers.jsonl."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from flask import current_app
+
+from irisrag import components, llm_auto
+from irisrag.cli import command
+from irisrag.evaluation import answers, beir
+from irisrag.evaluation.runner import EvalOptions
+from irisrag.llm import NoLLM
+from irisrag.rag.answer import llm_name
+from irisrag.rag.retrieve import RetrievalSettings
+
+
+def _lines(data: dict) -> list[str]:
+    timings = "  ".join(f"{stage} {ms:.1f}" for stage, ms in data["timings"].items())
+    return [f"{data['dataset']}: {data['questions']} questions, answers by {data['llm']}",
+            f"answer contains the gold answer   {data['answer_contains_gold']:.3f}",
+            f"median answer length (characters) {data['median_answer_chars']}",
+            f"passages contain the gold answer  {data['passages_contain_gold']:.3f}  (the ceiling)",
+            f"milliseconds per question: {timings}"]
+
+
+@command("eval-answers")
+@click.argument("dataset_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--limit", type=click.IntRange(1), default=None, help="Only the first N questions.")
+@click.option("--offset", type=click.IntRange(0), default=0, help="Skip the first N questions (held-out halves).")
+@click.option("--no-llm", is_flag=True, help="Measure the extractive answer even when a model is configured.")
+@click.option("--scratch", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Scratch folder (default: <instance>/tmp/eval); keeps only the embedding cache.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def eval_answers_command(dataset_dir: Path, limit: int | None, offset: int, no_llm: bool, scratch: Path | None,
+                         as_json: bool) -> None:
+    """Measure answers on a BEIR dataset with answers.jsonl: share containing the gold answer, median length.
+
+    The corpus is imported into a scratch LanceDB as ``flask rag eval`` does; each question
+    goes through the product's retrieval (gate and caps included) and answer.
+    """
+    comps = components.get()
+    config = comps.config
+    if not (dataset_dir / "answers.jsonl").is_file():
+        raise click.ClickException(f"{dataset_dir} has no answers.jsonl (gold answers).")
+    dataset = beir.load(dataset_dir, "test", None if limit is None else offset + limit)
+    dataset = beir.Dataset(dataset.name, dataset.split, dataset.corpus, dict(list(dataset.queries.items())[offset:]),
+                           dataset.qrels, dataset.fingerprint)
+    options = EvalOptions(settings=RetrievalSettings.from_config(config), chunk_size=int(config["CHUNK_SIZE"]),
+                          chunk_overlap=int(config["CHUNK_OVERLAP"]), fts_language=config["FTS_LANGUAGE"],
+                          batch_size=int(config["EMBEDDING_BATCH_SIZE"]))
+    model = llm_auto.active(comps.llm)  # auto: what it finds now
+    llm = None if no_llm or isinstance(model, NoLLM) else model
+    folder = scratch or Path(current_app.instance_path) / "tmp" / "eval"
+    report = answers.evaluate(dataset, answers.load_answers(dataset_dir), comps.embedder, options, folder, llm,
+                              llm_name(llm) if llm is not None else "extractive",
+                              progress=lambda line: click.echo(line, err=True))
+    data = report.to_json()
+    click.echo(json.dumps(data, indent=2) if as_json else "\n".join(_lines(data)))

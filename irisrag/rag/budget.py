@@ -1,0 +1,42 @@
+"""Fit the prompt into the language model's context window (LLM_CONTEXT_TOKENS).
+
+Tokens are estimated from characters: ``CHARS_PER_TOKEN`` (3) characters a token, a
+conservative figure for German and English text with the tokenizers of common open models
+(about 3.5-4.5 characters a token for prose, fewer for code, numbers and compound words).
+The window must hold the system prompt, the question, the passages and the answer
+(``ANSWER_TOKENS`` reserved). Passages are left out from the lowest fused rank up (the
+context is numbered in rank order, so the kept ones keep their numbers) until the rest
+fits: the fewest passages are dropped. Nothing is sent that the model must refuse, unless
+even the question alone does not fit; then one passage is still sent and the server's
+refusal is reported as such.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from irisrag.rag.retrieve import Context
+
+CHARS_PER_TOKEN = 3
+ANSWER_TOKENS = 512
+MESSAGE_OVERHEAD_TOKENS = 16  # role markers and separators per message and passage label
+
+
+def estimate_tokens(text: str) -> int:
+    """Return the estimated token count of a text (characters / 3, rounded up)."""
+    return -(-len(text) // CHARS_PER_TOKEN)
+
+
+def fit(context: Context, fixed_text: str, window_tokens: int) -> tuple[Context, int]:
+    """Return the context with the lowest-ranked passages left out until the prompt fits, and how many were."""
+    available = window_tokens - ANSWER_TOKENS - estimate_tokens(fixed_text) - 2 * MESSAGE_OVERHEAD_TOKENS
+    kept = []
+    for chunk in context.chunks:
+        cost = estimate_tokens(chunk.hit.text) + MESSAGE_OVERHEAD_TOKENS
+        if kept and cost > available:
+            break
+        kept.append(chunk)
+        available -= cost
+    omitted = len(context.chunks) - len(kept)
+    return (replace(context, chunks=tuple(kept)) if omitted else context), omitted

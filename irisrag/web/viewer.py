@@ -1,0 +1,63 @@
+"""Blueprint ``viewer``: a cited document for a user who may read its area (404 for everybody else).
+
+``/documents/<id>[?chunk=n]``: a PDF opens inline at the chunk's page (a redirect to its file
+with ``#page=N``); any other kind is shown as indexed text with chunk n highlighted
+(``#chunk-n`` scrolls to it, no script). ``/documents/<id>/file``: the staged file itself,
+PDFs inline, everything else as an attachment, always with a safe file name.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, Response, redirect, render_template, request, send_file, url_for
+from flask_login import current_user
+from markupsafe import Markup
+
+from irisrag.rag import extractive
+from irisrag.rag.answer import to_html
+from irisrag.rag.lexical import terms
+from irisrag.services import viewer
+from irisrag.web.security import user_required
+
+bp = Blueprint("viewer", __name__)
+
+
+def _chunk() -> int | None:
+    value = request.args.get("chunk", "")
+    return int(value) if value.isdigit() else None
+
+
+@bp.get("/documents/<int:document_id>")
+@user_required
+def show_document(document_id: int):
+    chunk = _chunk()
+    doc = viewer.for_user(current_user.id, document_id)
+    if doc.kind == viewer.PDF:
+        page = viewer.page_of(doc, chunk)
+        anchor = f"#page={page}" if page else ""
+        return redirect(url_for("viewer.document_file", document_id=doc.id) + anchor)
+    view = viewer.document_view(current_user.id, document_id, chunk)
+    response = Response(render_template("viewer/document.html", view=view))
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
+def file_response(doc) -> Response:
+    """Return the staged file of a document with a safe Content-Disposition and no sniffing."""
+    path = viewer.staged_file(doc)
+    inline = doc.kind == viewer.PDF
+    response = send_file(path, mimetype="application/pdf" if inline else "application/octet-stream",
+                         as_attachment=not inline, download_name=viewer.download_name(doc), max_age=0)
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
+@bp.get("/documents/<int:document_id>/file")
+@user_required
+def document_file(document_id: int):
+    return file_response(viewer.for_user(current_user.id, document_id))
+
+
+@bp.app_template_filter("passage_html")
+def passage_html(text: str, question: str = "") -> Markup:
+    """Render a passage's Markdown as sanitised HTML (tables and lists as such), the question's terms marked."""
+    return Markup(extractive.highlighter(terms(question))(to_html(text or "")))  # noqa: S704 - nh3-sanitised

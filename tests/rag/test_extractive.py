@@ -1,0 +1,72 @@
+"""The extractive answer: sentence units, the chosen sentences with citations, highlighting."""
+from __future__ import annotations
+
+from irisrag.embeddings import FakeEmbedder
+from irisrag.rag.extractive import compose, highlighter, score_units
+from irisrag.rag.lexical import LexicalMatch, terms
+from irisrag.rag.retrieve import Context, ContextChunk
+from irisrag.rag.sentences import UNIT_ITEM, UNIT_TABLE, split_sentences, units
+from irisrag.vectorstore import Hit
+
+
+def make_context(*texts: str, question: str) -> Context:
+    chunks = tuple(ContextChunk(Hit(7, 1, i, None, text, 0.8, i), LexicalMatch(frozenset(), 2, 2.0), i + 1)
+                   for i, text in enumerate(texts))
+    return Context(question, (1,), chunks, (), (), {}, terms(question))
+
+
+def test_abbreviations_initials_ordinals_and_decimals_do_not_split():
+    text = ("Das Finale fand am 7. Februar 2016 statt, z. B. in Santa Clara, d.h. im Levi's Stadium. "
+            "Es kostete ca. 1.2 Mio. Dollar bzw. 3.5 % mehr als im 19. Jahrhundert. "
+            "J. R. R. Tolkien schrieb es, e.g. in the U.S. and Dr. Smith agreed. Danach war Schluss!")
+    assert split_sentences(text) == [
+        "Das Finale fand am 7. Februar 2016 statt, z. B. in Santa Clara, d.h. im Levi's Stadium.",
+        "Es kostete ca. 1.2 Mio. Dollar bzw. 3.5 % mehr als im 19. Jahrhundert.",
+        "J. R. R. Tolkien schrieb es, e.g. in the U.S. and Dr. Smith agreed.",
+        "Danach war Schluss!",
+    ]
+
+
+def test_sentences_end_at_years_and_questions():
+    assert split_sentences("Er kam 2016. Sie ging? Ja.") == ["Er kam 2016.", "Sie ging?", "Ja."]
+
+
+def test_list_items_and_tables_are_units_and_cut_edges_are_partial():
+    text = ("rest of a sentence from the previous chunk. Full sentence here.\n\n"
+            "1. first item. Still item one\n2. second item\n\n| a | b |\n|---|---|\n| 1 | 2 |\nAnd a cut")
+    found = units(text, starts_document=False)
+    assert [u.kind for u in found] == ["sentence", "sentence", UNIT_ITEM, UNIT_ITEM, UNIT_TABLE, "sentence"]
+    assert found[0].partial and not found[1].partial and found[-1].partial
+    assert found[2].text == "1. first item. Still item one"
+    assert found[4].text == "| a | b |\n|---|---|\n| 1 | 2 |"
+
+
+def test_compose_picks_the_answering_sentence_with_its_citation():
+    context = make_context(
+        "Die Kantine öffnet um elf Uhr. Der Parkplatz ist hinten.",
+        "Allgemeines zur Firma. OpenTelemetry wird über die Datei otel.yaml konfiguriert. Sonst nichts.",
+        question="Wie wird OpenTelemetry konfiguriert?",
+    )
+    text = compose(context.question, context, FakeEmbedder())
+    assert text.startswith("OpenTelemetry wird über die Datei otel.yaml konfiguriert. [2]")
+    assert len(text) <= 300 and "Kantine" not in text.split("\n\n")[0]
+
+
+def test_compose_keeps_a_table_as_a_table():
+    context = make_context("| Dienst | Port |\n|---|---|\n| Collector | 4317 |", question="Welcher Port Collector Dienst?")
+    text = compose(context.question, context, None)
+    assert text.startswith("| Dienst | Port |\n|---|---|\n| Collector | 4317 |") and text.endswith("[1]")
+
+
+def test_scores_fall_back_to_lexical_and_rank_without_embedder():
+    context = make_context("Nichts davon.", "OpenTelemetry konfiguriert man in otel.yaml.",
+                           question="Wie wird OpenTelemetry konfiguriert?")
+    best = score_units(context.question, context, None)[0]
+    assert best.position == 2
+
+
+def test_highlighter_marks_question_terms_outside_tags_and_links():
+    mark = highlighter(terms("Wie wird OpenTelemetry konfiguriert?"))
+    html = mark('<p>OpenTelemetry wird <a href="#cite-1">1</a> konfiguriert <code>OpenTelemetry</code></p>')
+    assert html == ('<p><mark>OpenTelemetry</mark> wird <a href="#cite-1">1</a> <mark>konfiguriert</mark> '
+                    '<code>OpenTelemetry</code></p>')
