@@ -372,6 +372,7 @@ def _fetch_and_stage(doc: Document, lock) -> bool:
                                 allowlist=config["URL_ALLOWLIST"], total_timeout=config["URL_TOTAL_TIMEOUT"])
         kind = "text" if fetched.kind == "html" else fetched.kind  # pages are staged as Markdown
         content = fetched.content if fetched.kind != "html" else _html_to_markdown(fetched)
+        title = _page_title(fetched) if fetched.kind == "html" else ""
         name = url_file_name(doc.source_url, kind, STAGED_EXTENSIONS.get(fetched.mime_type))
         check_content(name, kind, content[:SNIFF_BYTES])
         path = stage_bytes(upload_root(), "url", name, content, area_id=doc.area_id)
@@ -381,7 +382,7 @@ def _fetch_and_stage(doc: Document, lock) -> bool:
         record_failure(document_id, exc, "fetching")
         _no_retry_unless_network(exc)
         raise
-    Document.update(name=path.name, directory=str(path.parent), kind=kind,
+    Document.update(name=path.name, directory=str(path.parent), kind=kind, title=title,
                     updated_at=utcnow()).where(Document.id == document_id).execute()
     _drop_flat_copy(Path(doc.directory) / doc.name, path, upload_root())
     return True
@@ -400,6 +401,12 @@ def _no_retry_unless_network(exc: BaseException | None) -> None:
     job = get_current_job()
     if job is not None and not getattr(exc, "retryable", False):
         job.retries_left = 0  # the worker reads this very object when it handles the failure
+
+
+def _page_title(fetched) -> str:
+    from irisrag.ingest.extract_html import html_title
+
+    return html_title(fetched.content, fetched.charset)
 
 
 def _html_to_markdown(fetched) -> bytes:

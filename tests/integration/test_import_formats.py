@@ -6,7 +6,7 @@ import pytest
 from irisrag.extensions import db
 from irisrag.models import Area
 from irisrag.services import admin as admin_service
-from irisrag.services import documents, questions
+from irisrag.services import asking, documents
 from tests.conftest import make_app
 from tests.ingest.office_samples import WRITERS
 from tests.ingest.scans import write_scan_pdf, write_scan_png
@@ -55,7 +55,7 @@ def test_every_new_type_imports_through_the_worker(tmp_path, database_url, redis
         assert any("# Paketverwaltung" in row.text for row in store_rows(app, url_doc.id))
         scanned = [row for row in store_rows(app, done["scan-pdf"].id)]
         assert scanned and scanned[0].page == 1 and "timedatectl" in scanned[0].text
-        context = questions.context_for("Wie wird die Zeitzone mit timedatectl eingestellt?", [area.id])
+        context = asking.context_for("Wie wird die Zeitzone mit timedatectl eingestellt?", [area.id])
         found = {chunk.hit.document_id for chunk in context.chunks}
         assert done["scan-pdf"].id in found and done["png"].id in found  # the scanned pages answer the question
 
@@ -72,3 +72,28 @@ def test_folder_import_takes_office_files_and_skips_unknown_ones(tmp_path):
     found, skipped = folder_files(folder)
     assert sorted(p.name for p in found) == ["liste.xlsx", "notiz.odt", "scan.PNG"]
     assert [p.name for p in skipped] == ["alt.doc"]
+
+
+def test_url_import_shows_the_page_title_and_keeps_the_staged_name(tmp_path, database_url, redis_url):
+    app = make_app(tmp_path, database_url, redis_url, URL_ALLOWLIST=["127.0.0.1"])
+    page = ("<html><head><title>Debian &lt;Referenz&gt; – Paketverwaltung</title></head><body><h1>Kapitel</h1>"
+            + "<p>APT löst Abhängigkeiten auf und holt Pakete aus dem Archiv. </p>" * 20 + "</body></html>")
+    with HttpStub() as server, app.app_context(), db.connection_context():
+        server.add("GET", "/doc/Page.html", Reply(200, body=page.encode(), content_type="text/html; charset=utf-8"))
+        admin_service.create_named(Area, "Web")
+        admin_service.create_user("root", "rootpassword", is_admin=True)
+        doc = documents.import_url("Web", f"{server.url}/doc/Page.html")
+        worker = start_worker(app, tmp_path)
+        try:
+            doc = wait_final(app, doc.id)
+        finally:
+            stop_worker(worker)
+    assert doc.status == "done", doc.error_detail
+    assert doc.title == "Debian <Referenz> – Paketverwaltung" and doc.display_name == doc.title
+    assert doc.name.startswith("Page_") and doc.name.endswith(".md")  # the staged file keeps its naming rule
+    from tests.conftest import login
+
+    client = app.test_client()
+    assert login(client, "root", "rootpassword", admin=True).status_code == 302
+    row = client.get(f"/admin/documents/{doc.id}/row", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "Debian &lt;Referenz&gt; – Paketverwaltung" in row and doc.name in row  # escaped, with the file name
