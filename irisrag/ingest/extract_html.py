@@ -21,6 +21,7 @@ MAX_HTML_CHARS = 20_000_000
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 _BLANK_LINES = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
+MAX_TITLE_SCAN = 256 * 1024  # the head and the first heading come early
 _SOURCE_BREAKS = re.compile(r"\s*\n\s*")
 _SPACES = re.compile(r"[ \t\r\f\v\u00a0]+")
 
@@ -174,6 +175,20 @@ def extract_html_text(html: str, url: str | None = None) -> str:
         return markdown
     log.info("html_fallback_lxml url=%s", url)
     return html_plain_text(html)
+
+
+def html_title(data: bytes, charset: str | None = None) -> str:
+    """Return a page's <title> (else its first <h1>), whitespace collapsed, at most 255 characters."""
+    root = _parse(decode_html(data[:MAX_TITLE_SCAN], charset))
+    if root is None:
+        return ""
+    for path in ("//head/title", "//title", "//h1"):
+        found = root.xpath(path)
+        if found:
+            title = " ".join(found[0].text_content().split())
+            if title:
+                return title[:255]
+    return ""
 
 
 def extract_html_bytes(data: bytes, url: str | None = None, charset: str | None = None) -> str:

@@ -33,8 +33,20 @@ CONTENT_KINDS: dict[str, str] = {
     "application/json": "text",
     "text/xml": "text",
     "application/xml": "text",
-    "text/csv": "text",
+    "text/csv": "csv",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
+    "application/vnd.openxmlformats-officedocument.presentationml.presentation": "pptx",
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "xlsx",
+    "application/vnd.oasis.opendocument.text": "odt",
+    "application/vnd.oasis.opendocument.spreadsheet": "ods",
+    "application/vnd.oasis.opendocument.presentation": "odp",
+    "application/epub+zip": "epub",
+    "image/png": "image",
+    "image/jpeg": "image",
+    "image/tiff": "image",
 }
+# The staged file's extension for kinds that are read from the fetched bytes as they are.
+STAGED_EXTENSIONS: dict[str, str] = {"image/png": ".png", "image/jpeg": ".jpg", "image/tiff": ".tif"}
 REDIRECT_CODES = frozenset({301, 302, 303, 307, 308})
 USER_AGENT = "IrisRAG/0.1 (knowledge base import)"
 _ACCEPT = "text/html,application/xhtml+xml,application/pdf,text/plain,text/markdown;q=0.9,*/*;q=0.1"

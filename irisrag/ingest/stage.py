@@ -40,20 +40,25 @@ _COPY_CHUNK = 1024 * 1024
 Data = bytes | bytearray | memoryview | BinaryIO | Iterable[bytes]
 
 
-def url_file_name(url: str, kind: str = "html") -> str:
-    """Return the staging name of a URL: last path part (extension dropped) + '_' + 8-hex SHA256 + .md/.pdf.
+URL_KINDS = {"html": ".md", "text": ".md", "pdf": ".pdf", "csv": ".csv", "docx": ".docx", "pptx": ".pptx",
+             "xlsx": ".xlsx", "odt": ".odt", "ods": ".ods", "odp": ".odp", "epub": ".epub", "image": ".png"}
+
+
+def url_file_name(url: str, kind: str = "html", extension: str | None = None) -> str:
+    """Return the staging name of a URL: last path part (extension dropped) + '_' + 8-hex SHA256 + extension.
 
     ``https://host/csp/docbook/DocBook.UI.Page.cls?KEY=X`` -> ``DocBook.UI.Page_<8 hex>.md``;
-    the hash covers the full URL, so URLs that differ only in the query never collide.
+    the hash covers the full URL, so URLs that differ only in the query never collide. Web
+    pages and text are staged as Markdown (.md), other kinds keep their own extension.
     """
-    if kind not in ("html", "text", "pdf"):
+    if kind not in URL_KINDS:
         raise ValidationError(f"Unknown document kind {kind!r}", f"url={url!r}", "kind")
     parts = [part for part in urlsplit(url).path.split("/") if part]
     last = unquote(parts[-1]) if parts else ""
     stem, _extension = os.path.splitext(last)
     stem = _UNSAFE_URL_CHARS.sub("_", stem).lstrip(".")[:MAX_URL_STEM] or "index"
     digest = hashlib.sha256(url.encode("utf-8")).hexdigest()[:8]
-    return f"{stem}_{digest}{'.pdf' if kind == 'pdf' else '.md'}"
+    return f"{stem}_{digest}{extension or URL_KINDS[kind]}"
 
 
 def safe_file_name(name: str) -> str:

@@ -356,7 +356,8 @@ def fetch_document(document_id: int, force: bool = False, *, use_lock: bool = Tr
 
 def _fetch_and_stage(doc: Document, lock) -> bool:
     """Fetch the document's URL, stage it, and point the row at the staged file (False: the row may not run)."""
-    from irisrag.ingest.fetch import fetch_url
+    from irisrag.ingest.fetch import STAGED_EXTENSIONS, fetch_url
+    from irisrag.ingest.sniff import SNIFF_BYTES, check_content
     from irisrag.ingest.stage import stage_bytes, url_file_name
     from irisrag.services.documents import upload_root
 
@@ -369,9 +370,11 @@ def _fetch_and_stage(doc: Document, lock) -> bool:
         with Heartbeat(document_id, lock, max(0.2, config["IMPORT_STALE_SECONDS"] / 4)):
             fetched = fetch_url(doc.source_url, timeout=config["URL_TIMEOUT"], max_bytes=config["MAX_UPLOAD_BYTES"],
                                 allowlist=config["URL_ALLOWLIST"], total_timeout=config["URL_TOTAL_TIMEOUT"])
-        kind = "pdf" if fetched.kind == "pdf" else "html" if fetched.kind == "html" else "text"
-        content = fetched.content if kind != "html" else _html_to_markdown(fetched)
-        name = url_file_name(doc.source_url, "pdf" if kind == "pdf" else "html")
+        kind = "text" if fetched.kind == "html" else fetched.kind  # pages are staged as Markdown
+        content = fetched.content if fetched.kind != "html" else _html_to_markdown(fetched)
+        title = _page_title(fetched) if fetched.kind == "html" else ""
+        name = url_file_name(doc.source_url, kind, STAGED_EXTENSIONS.get(fetched.mime_type))
+        check_content(name, kind, content[:SNIFF_BYTES])
         path = stage_bytes(upload_root(), "url", name, content, area_id=doc.area_id)
     except BaseException as exc:
         log.warning("job_failed document_id=%s job=%s stage=fetching error=%s ms=%.0f", document_id, _job_id(),
@@ -379,7 +382,7 @@ def _fetch_and_stage(doc: Document, lock) -> bool:
         record_failure(document_id, exc, "fetching")
         _no_retry_unless_network(exc)
         raise
-    Document.update(name=path.name, directory=str(path.parent), kind="pdf" if kind == "pdf" else "text",
+    Document.update(name=path.name, directory=str(path.parent), kind=kind, title=title,
                     updated_at=utcnow()).where(Document.id == document_id).execute()
     _drop_flat_copy(Path(doc.directory) / doc.name, path, upload_root())
     return True
@@ -398,6 +401,12 @@ def _no_retry_unless_network(exc: BaseException | None) -> None:
     job = get_current_job()
     if job is not None and not getattr(exc, "retryable", False):
         job.retries_left = 0  # the worker reads this very object when it handles the failure
+
+
+def _page_title(fetched) -> str:
+    from irisrag.ingest.extract_html import html_title
+
+    return html_title(fetched.content, fetched.charset)
 
 
 def _html_to_markdown(fetched) -> bytes:

@@ -45,6 +45,7 @@ class Document(BaseModel):
     name = CharField(max_length=255)
     directory = CharField(max_length=1024, default="")
     kind = CharField(max_length=16, default="")
+    title = CharField(max_length=255, default="")  # a fetched page's title, shown instead of the staged name
     sha256 = CharField(max_length=64, default="")
     size_bytes = BigIntegerField(default=0)
     source_url = TextField(null=True)
@@ -63,6 +64,11 @@ class Document(BaseModel):
     class Meta:
         # Identity includes the area: a same-named file of another area is another document.
         indexes = ((("area", "directory", "name"), True),)
+
+    @property
+    def display_name(self) -> str:
+        """Return the name to show: a web page's title, else the file name."""
+        return self.title or self.name
 
     @property
     def is_running(self) -> bool:

@@ -44,8 +44,15 @@ def _external_accounts(migrator: SchemaMigrator) -> None:
         migrate(migrator.add_index("user", ("external_id",), False))
 
 
+def _document_title(migrator: SchemaMigrator) -> None:
+    """Version 4: documents fetched from a URL keep the page's title to show."""
+    if "title" not in {column.name for column in db.get_columns("document")}:
+        migrate(migrator.add_column("document", "title", CharField(max_length=255, default="")))
+
+
 # version 1 is the initial create_tables; later versions go here as (version, function).
-MIGRATIONS: list[tuple[int, Migration]] = [(2, _document_identity_per_area), (3, _external_accounts)]
+MIGRATIONS: list[tuple[int, Migration]] = [(2, _document_identity_per_area), (3, _external_accounts),
+                                           (4, _document_title)]
 
 
 def current_version() -> int:

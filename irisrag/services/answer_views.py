@@ -118,7 +118,7 @@ def _source_view(source: Source, document: Document) -> SourceView:
         PassageView(p.chunk_index, p.page, round(p.score, 4), tuple(highlight(p.text, p.terms)))
         for p in source.passages
     )
-    return SourceView(document.id, document.name, document.area.id, document.area.name,
+    return SourceView(document.id, document.display_name, document.area.id, document.area.name,
                       document.source_url, document.original_path, round(source.score, 4), passages)
 
 
@@ -143,7 +143,7 @@ def citation_views(checked: CheckedAnswer, context: Context, documents: dict[int
         views.append(CitationView(
             citation.number, citation.chunk_id, citation.document_id, citation.chunk_index,
             citation.document_sha256, citation.page, hit.area_id,
-            document.name if document is not None else f"#{citation.document_id}",
+            document.display_name if document is not None else f"#{citation.document_id}",
             hit.text.strip()[:CITED_TEXT_CHARS], citation.number in flagged,
             document.sha256 if document is not None else None,
         ))

@@ -66,7 +66,7 @@ def test_url_file_name_cases(url, kind, stem, suffix):
 
 def test_url_file_name_rejects_unknown_kind():
     with pytest.raises(ValidationError):
-        url_file_name(DOCBOOK, "image")
+        url_file_name(DOCBOOK, "exe")
 
 
 # --- safe_file_name -----------------------------------------------------------
@@ -232,3 +232,9 @@ def test_stage_into_volume_missing_source(volume, tmp_path):
 
 def test_paths_are_returned_as_path_objects(volume):
     assert isinstance(resolve_in_volume(volume, "Bericht.pdf"), Path)
+
+
+def test_url_file_name_keeps_the_extension_of_binary_kinds():
+    assert url_file_name("https://example.org/a/bericht", "docx").endswith(".docx")
+    assert url_file_name("https://example.org/scan", "image", ".jpg").endswith(".jpg")
+    assert url_file_name("https://example.org/t.csv", "csv").endswith(".csv")

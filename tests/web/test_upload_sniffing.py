@@ -65,7 +65,7 @@ def test_upload_of_an_executable_named_pdf_and_an_empty_file_is_refused_at_once(
     with app.app_context(), db.connection_context():
         assert [d.name for d in Document.select()] == ["echt.pdf"]  # nothing registered or queued for the two
     staged = app.config["IRISRAG_ROOT"] / app.config["UPLOAD_ROOT"] / "upload"
-    assert sorted(p.name for p in staged.iterdir()) == ["echt.pdf"]  # and nothing staged
+    assert sorted(p.name for p in staged.rglob("*") if p.is_file()) == ["echt.pdf"]  # and nothing staged
 
 
 def test_api_upload_of_wrong_content_is_400_with_the_reason(app):
