@@ -15,11 +15,12 @@ if ! command -v chromium >/dev/null 2>&1; then
 fi
 
 # OCR tests use Debian's tesseract with the German and English language data.
-if ! command -v tesseract >/dev/null 2>&1 || ! tesseract --list-langs 2>/dev/null | grep -qx deu; then
+if ! command -v tesseract >/dev/null 2>&1 || ! tesseract --list-langs 2>/dev/null | grep -qx deu \
+   || [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "Installing Debian's tesseract-ocr (deu, eng) for the OCR tests..."
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-      tesseract-ocr tesseract-ocr-deu tesseract-ocr-eng) >>/tmp/irisrag-apt.log 2>&1 \
+      tesseract-ocr tesseract-ocr-deu tesseract-ocr-eng fonts-dejavu-core) >>/tmp/irisrag-apt.log 2>&1 \
       || echo "Could not install tesseract-ocr (see /tmp/irisrag-apt.log); OCR tests will be skipped."
   else
     echo "tesseract-ocr is not installed; OCR tests will be skipped (apt-get install tesseract-ocr tesseract-ocr-deu tesseract-ocr-eng)."
