@@ -38,9 +38,12 @@ def init_web(app: Flask) -> None:
     csrf.init_app(app)
     htmx_ext.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
-    from flask_babel import get_locale
+    from flask_babel import get_locale, gettext
 
     app.jinja_env.globals["get_locale"] = get_locale
+    # A stored message (an outcome, a row's error) is looked up in the catalogue as it is:
+    # Jinja's `_()` would %-format it (a path with "%2e" raised) and mark it safe.
+    app.jinja_env.filters["translated"] = gettext
     security.init_app(app)
     app.register_blueprint(auth.bp)
     app.register_blueprint(dashboard.bp)
