@@ -9,11 +9,8 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, redirect, render_template, request, send_file, url_for
 from flask_login import current_user
-from markupsafe import Markup
-
-from irisrag.rag import extractive
-from irisrag.rag.answer import to_html
 from irisrag.rag.lexical import terms
+from irisrag.rag.sources import highlight
 from irisrag.services import viewer
 from irisrag.web.security import user_required
 
@@ -57,7 +54,7 @@ def document_file(document_id: int):
     return file_response(viewer.for_user(current_user.id, document_id))
 
 
-@bp.app_template_filter("passage_html")
-def passage_html(text: str, question: str = "") -> Markup:
-    """Render a passage's Markdown as sanitised HTML (tables and lists as such), the question's terms marked."""
-    return Markup(extractive.highlighter(terms(question))(to_html(text or "")))  # noqa: S704 - nh3-sanitised
+@bp.app_template_filter("passage_segments")
+def passage_segments(text: str, question: str = "") -> list[tuple[str, bool]]:
+    """Split a passage into (text, matched) segments for the template to escape and mark."""
+    return highlight(text or "", terms(question))

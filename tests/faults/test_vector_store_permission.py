@@ -47,6 +47,7 @@ def test_import_into_an_unwritable_vector_store_says_so(tmp_path, database_url, 
     app = seeded_app(tmp_path, database_url, redis_url)
     with app.app_context(), db.connection_context():
         doc = Document.get(Document.name == "d0.md")
+        assert Document.mark_queued(doc.id)  # as Rebuild marks it before its job runs
     (tmp_path / "d0.md").write_text("Neuer Inhalt über Zeitstempel. " * 20)
     read_only(Path(app.config["LANCEDB_URI"]))
     env = {**os.environ, "IRISRAG_SECRET_KEY": "k", "IRISRAG_DATABASE_URL": app.config["DATABASE_URL"],

@@ -100,7 +100,8 @@ def test_output_hostile_content_is_inert_on_every_page(app, hostile):
                                        "show_sources": "on", "csrf_token": token}, headers=HX if htmx else {})
         pages[f"answer htmx={htmx}"] = resp.get_data(as_text=True)
     body = pages["answer htmx=True"]
-    assert "&lt;script&gt;alert(&#39;x&#39;)" in body  # the passage text is shown, escaped
+    shown = re.sub(r"</?mark>", "", body)  # the question's terms (here "script", "alert") are marked
+    assert "&lt;script&gt;alert(&#39;x&#39;)" in shown  # the passage text is shown, escaped
     assert "&lt;img src=x onerror=alert(&#39;name&#39;)&gt;.md" in body  # the file name, escaped
     qid = int(re.search(r'id="feedback-(\d+)"', body).group(1))
     user.post(f"/feedback/{qid}", data={"rating": "down", "comment": XSS, "csrf_token": token}, headers=HX)

@@ -82,7 +82,7 @@ def test_failed_jobs_of_deleted_or_since_imported_documents_leave_the_system_pag
         (Path(doc.directory) / doc.name).write_text("Jetzt mit Text über OpenTelemetry.")
         from irisrag.jobs.documents import import_document
 
-        Document.update(status="queued").where(Document.id == doc.id).execute()  # as a Retry marks it
+        assert Document.mark_queued(doc.id)  # as a Retry marks it
         import_document(doc.id, use_lock=False)
         assert Document.get_by_id(doc.id).status == "done"
     html = root.get("/admin/system").get_data(as_text=True)
