@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, redirect, render_template, request, send_file, url_for
 from flask_login import current_user
+
 from irisrag.rag.lexical import terms
 from irisrag.rag.sources import highlight
 from irisrag.services import viewer
