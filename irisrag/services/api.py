@@ -11,12 +11,11 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import BinaryIO
 
 from irisrag.errors import Forbidden, NotFound, ValidationError
 from irisrag.models import Area, Document
-from irisrag.rag.retrieve import Context
 from irisrag.services import api_keys, asking
 from irisrag.services import documents as document_service
 from irisrag.services.access import Permitted
@@ -27,17 +26,6 @@ log = logging.getLogger(__name__)
 NO_AREA_REACHABLE = "This key cannot reach any area (the account has no areas, or none of the key's areas)."
 IMPORT_NEEDS_ADMIN = "Importing documents needs the API key of an admin account."
 MAX_PAGE = 1000
-
-
-@dataclass(frozen=True)
-class Retrieval:
-    """The numbered context of a question, the documents it cites, and the stage timings (seconds)."""
-
-    question: str
-    area_ids: tuple[int, ...]
-    context: Context
-    documents: dict[int, Document]
-    timings: dict[str, float]
 
 
 def areas(principal: KeyPrincipal) -> list[Area]:
@@ -56,13 +44,13 @@ def _query_areas(principal: KeyPrincipal, requested: Iterable[int | str] | None)
     return reach, chosen
 
 
-def retrieve(principal: KeyPrincipal, question: str | None, requested: Iterable[int | str] | None) -> Retrieval:
+def retrieve(principal: KeyPrincipal, question: str | None, requested: Iterable[int | str] | None) -> asking.Retrieved:
     """Build the context for a question in the key's (selected) areas, without calling a model."""
     text = asking.validate_question(question)
     _reach, area_ids = _query_areas(principal, requested)
     found = asking.retrieve(text, area_ids)
     timings = {**found.timings, "total": time.perf_counter() - found.started}
-    return Retrieval(found.question, found.areas, found.context, found.documents, timings)
+    return replace(found, timings=timings)
 
 
 def answer(principal: KeyPrincipal, question: str | None, requested: Iterable[int | str] | None, *,

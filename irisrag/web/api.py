@@ -17,6 +17,7 @@ from werkzeug.exceptions import HTTPException
 from irisrag.errors import IrisRagError, NotFound, ValidationError
 from irisrag.models import Area, Document
 from irisrag.services import api as api_service
+from irisrag.services import asking
 from irisrag.web import openapi, stream
 from irisrag.web.api_auth import current_key, key_required
 
@@ -253,14 +254,14 @@ def _document_ref(doc: Document) -> dict[str, Any]:
             "source_url": doc.source_url, "original_path": doc.original_path}
 
 
-def _retrieval(found: api_service.Retrieval) -> dict[str, Any]:
+def _retrieval(found: asking.Retrieved) -> dict[str, Any]:
     chunks = [{"position": c.position, "document_id": c.hit.document_id, "area_id": c.hit.area_id,
                "chunk_index": c.hit.chunk_index, "page": c.hit.page, "score": round(float(c.hit.score), 4),
                "rank": c.hit.rank, "lexical_score": round(float(c.match.score), 4), "text": c.hit.text}
               for c in found.context.chunks if c.hit.document_id in found.documents]
     sources = [{"document_id": s.document_id, "score": round(s.score, 4)}
                for s in found.context.sources if s.document_id in found.documents]
-    return {"question": found.question, "areas": list(found.area_ids), "chunks": chunks, "sources": sources,
+    return {"question": found.question, "areas": list(found.areas), "chunks": chunks, "sources": sources,
             "documents": [_document_ref(d) for d in found.documents.values()], "timings": _timings(found.timings)}
 
 
