@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from irisrag.rag.lexical import normal_form, term_list, term_weight, terms
-from irisrag.rag.sentences import UNIT_ITEM, UNIT_TABLE, Unit, units
+from irisrag.rag.sentences import UNIT_HEADING, UNIT_ITEM, UNIT_TABLE, Unit, units
 
 if TYPE_CHECKING:
     from irisrag.rag.retrieve import Context
@@ -79,13 +79,13 @@ def semantic(question: str, texts: list[str], embedder: Embedder | None) -> np.n
 
 
 def candidates(context: Context) -> list[tuple[Unit, int]]:
-    """Return every distinct unit of the context passages with its passage number."""
+    """Return every distinct unit of the context passages but headings, with its passage number."""
     seen: set[str] = set()
     found: list[tuple[Unit, int]] = []
     for chunk in context.chunks:
         for unit in units(chunk.hit.text, starts_document=chunk.hit.chunk_index == 0):
             key = " ".join(unit.text.lower().split())
-            if len(key) >= MIN_UNIT_CHARS and key not in seen:
+            if len(key) >= MIN_UNIT_CHARS and key not in seen and unit.kind != UNIT_HEADING:
                 seen.add(key)
                 found.append((unit, chunk.position))
     return _without_fragments(found)

@@ -93,3 +93,12 @@ def test_the_room_left_is_filled_with_the_next_sentence_shortened():
     assert chosen[1][1] == 300 - first_size - 5 < len(second)
     text = shorten(second, terms("otel.yaml Konfiguration"), chosen[1][1])
     assert len(text) <= chosen[1][1] + 4 and "otel.yaml" in text
+
+
+def test_headings_are_never_the_answer():
+    context = make_context("## Konfiguration des OpenTelemetry Collectors\n\nSie steht in otel.yaml.",
+                           "3.2 OpenTelemetry Collector konfigurieren\n\nDie Datei heißt otel.yaml.",
+                           question="Wie konfiguriere ich den OpenTelemetry Collector?")
+    assert [u.kind for u in units(context.chunks[1].hit.text)] == ["heading", "sentence"]
+    text = compose(context.question, context, FakeEmbedder())
+    assert "Collector" not in text and "otel.yaml" in text
