@@ -25,6 +25,7 @@ import requests
 
 from irisrag.config import DEFAULTS
 from irisrag.errors import ConfigurationError, EmbeddingError, IrisRagError
+from irisrag.i18n import N_
 
 log = logging.getLogger(__name__)
 
@@ -100,16 +101,16 @@ def _check_matrix(vectors: Any, n: int, dim: int, where: str) -> np.ndarray:
     try:
         matrix = np.asarray(vectors, dtype=np.float32)
     except (TypeError, ValueError) as exc:
-        raise EmbeddingError("The embedding service sent malformed vectors", f"{where}: {exc}") from exc
+        raise EmbeddingError(N_("The embedding service sent malformed vectors"), f"{where}: {exc}") from exc
     if matrix.ndim != 2 or matrix.shape[0] != n:
-        raise EmbeddingError("The embedding service sent malformed vectors",
+        raise EmbeddingError(N_("The embedding service sent malformed vectors"),
                              f"{where}: expected {n} vectors, got shape {matrix.shape}")
     if matrix.shape[1] != dim:
         raise EmbeddingError(
             f"The embedding model returned {matrix.shape[1]}-dimensional vectors, expected {dim}",
             f"{where}: expected dimension {dim}, got {matrix.shape[1]}; check the configured dimension")
     if not np.isfinite(matrix).all():
-        raise EmbeddingError("The embedding service sent malformed vectors", f"{where}: non-finite values")
+        raise EmbeddingError(N_("The embedding service sent malformed vectors"), f"{where}: non-finite values")
     return normalise_rows(matrix)
 
 
@@ -226,7 +227,7 @@ class OllamaEmbedder(_Base):
                          context=f"model={self.model}")
         where = f"POST {endpoint} (model={self.model})"
         if not isinstance(data, dict) or "embeddings" not in data:
-            raise EmbeddingError("The embedding service sent an unexpected answer", f"{where}: {str(data)[:300]}")
+            raise EmbeddingError(N_("The embedding service sent an unexpected answer"), f"{where}: {str(data)[:300]}")
         return _check_matrix(data["embeddings"], len(texts), self.dim, where)
 
 
@@ -254,7 +255,7 @@ class OpenAIEmbedder(_Base):
             items = sorted(data["data"], key=lambda item: int(item["index"]))
             vectors = [item["embedding"] for item in items]
         except (KeyError, TypeError, ValueError) as exc:
-            raise EmbeddingError("The embedding service sent an unexpected answer",
+            raise EmbeddingError(N_("The embedding service sent an unexpected answer"),
                                  f"{where}: {exc!r}: {str(data)[:300]}") from exc
         return _check_matrix(vectors, len(texts), self.dim, where)
 
