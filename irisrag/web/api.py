@@ -276,7 +276,7 @@ def _answer(result) -> dict[str, Any]:
     return {
         "question": result.question, "areas": list(result.area_ids), "status": result.status,
         "answer": result.answer_text, "llm": result.llm, "extractive": result.extractive,
-        "notice": result.notice, "error": result.error,
+        "notice": result.notice, "error": english_stored(result.error) or None,
         "error_detail": result.error_detail if current_key().is_admin else None,
         "citations": [_citation(c) for c in getattr(result, "citations", ())],
         "context": [{"position": c.position, "document_id": c.document_id, "area_id": c.area_id,
