@@ -59,7 +59,7 @@ _SNIFF_BYTES = 8192
 _ALLOWED_CONTROLS = frozenset(b"\t\n\r\f\x1b")
 _UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
 
-EMPTY_MESSAGE = "The file contains no extractable text (a scanned PDF or an empty file?)"
+EMPTY_MESSAGE = N_("The file contains no extractable text (a scanned PDF or an empty file?)")
 
 
 def supported_types_text() -> str:

@@ -24,8 +24,8 @@ from irisrag.services.api_keys import KeyPrincipal
 
 log = logging.getLogger(__name__)
 
-NO_AREA_REACHABLE = "This key cannot reach any area (the account has no areas, or none of the key's areas)."
-IMPORT_NEEDS_ADMIN = "Importing documents needs the API key of an admin account."
+NO_AREA_REACHABLE = N_("This key cannot reach any area (the account has no areas, or none of the key's areas).")
+IMPORT_NEEDS_ADMIN = N_("Importing documents needs the API key of an admin account.")
 MAX_PAGE = 1000
 
 
