@@ -191,7 +191,7 @@ def record_failure(document_id: int, exc: BaseException, stage: str | None = Non
     elif isinstance(exc, RedisError):
         message, detail = REDIS_LOST, f"{type(exc).__name__}: {exc}"
     else:
-        message, detail = "The import failed unexpectedly.", ""
+        message, detail = N_("The import failed unexpectedly."), ""
     tail = "".join(traceback.format_exception(exc)[-3:])
     detail = "\n".join(part for part in (f"stage: {stage}" if stage else "", detail, tail) if part)
     Document.mark_failed(document_id, message, detail[:8000])

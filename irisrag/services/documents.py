@@ -144,7 +144,7 @@ def mark_stale_failed() -> int:
     dead = _mark_dead_jobs_failed()
     if not Document.select(Document.id).where(stale).exists():
         return dead + _mark_lost_jobs_failed(limit)
-    return dead + Document.fail_where(stale, "The import stopped unexpectedly (its worker stopped). Retry it.",
+    return dead + Document.fail_where(stale, N_("The import stopped unexpectedly (its worker stopped). Retry it."),
                                       f"no progress since before {limit:%Y-%m-%d %H:%M:%S} UTC") + _mark_lost_jobs_failed(limit)
 
 
@@ -179,7 +179,7 @@ def _fail_dead(document_id: int, job) -> int:
     from irisrag.jobs.documents import free_lock
 
     failed = Document.fail_where((Document.id == document_id) & Document.status.in_(WORKING),
-                                 "The import stopped unexpectedly (its job ended without finishing). Retry it.",
+                                 N_("The import stopped unexpectedly (its job ended without finishing). Retry it."),
                                  f"RQ job {job.id}: {job.get_status(refresh=False)}; {_last_line(job.exc_info)}")
     if failed:
         log.warning("import_job_dead document_id=%s job=%s", document_id, job.id)
