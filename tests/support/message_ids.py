@@ -186,3 +186,23 @@ def scan(skip: frozenset[str] = frozenset()) -> Scan:
                 else:
                     result.sites.append(ErrorSite(where, called, ids, _param_keys(node)))
     return result
+
+
+def english_on_pages() -> list[str]:
+    """Places in irisrag/web that show a domain error's English ``message`` outside a JSON answer.
+
+    Pages translate (``exc.translated(_)``); only the API's JSON (``jsonify``, ``_error_response``)
+    keeps the English text next to the code.
+    """
+    found = []
+    for path in sorted((PACKAGE / "web").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        in_json: set[ast.AST] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and _name(node.func) in {"jsonify", "_error_response"}:
+                in_json.update(ast.walk(node))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr == "message" and node not in in_json \
+                    and isinstance(node.value, ast.Name) and node.value.id == "exc":
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    return found

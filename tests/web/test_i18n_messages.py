@@ -23,7 +23,7 @@ from irisrag.extensions import db
 from irisrag.i18n import N_, Label, english_stored, render_stored, stored_message
 from irisrag.models import Area, Document, Group
 from tests.conftest import csrf_token, make_app, post
-from tests.support.message_ids import ROOT, scan
+from tests.support.message_ids import ROOT, english_on_pages, scan
 
 GERMAN_PO = ROOT / "irisrag" / "translations" / "de" / "LC_MESSAGES" / "messages.po"
 # The command of `make translations-update`.
@@ -92,6 +92,10 @@ def _error_class(name: str, where: str) -> type[IrisRagError]:
 def test_domain_errors_carry_message_ids_not_formatted_text(found):
     assert len(found.sites) > 150 and len(found.error_classes) > 20  # the scan sees the package
     assert not found.offenders, "\n".join(found.offenders)
+
+
+def test_pages_show_domain_errors_translated_not_in_english():
+    assert not english_on_pages(), "use exc.translated(_) on pages (exc.message is the API's and the CLI's)"
 
 
 def test_pending_files_still_need_their_allowance():
