@@ -15,8 +15,13 @@ A language model is available (rule ``rewritten``)
     query of both the full-text and the vector search.
 
 No model, or the rewrite failed, timed out or was empty (rule ``key_terms``)
-    the previous question's key terms are appended to the question, and both the full-text and
-    the vector search use that text. Key terms: the words of the latest previous question whose
+    when the question looks elliptic, the previous question's key terms are appended to it, and
+    both the full-text and the vector search use that text; any other question is searched as
+    asked (a change of topic must not drag the old one along). Elliptic: the question has a
+    referring word (``REFERRING_WORDS``: "es", "sie", "dort", "dafür", "it", "they", "there",
+    ...), starts with a continuation ("und", "oder", "aber", "auch", "and", "or", "but",
+    "what about", "how about"), or has at most two terms of its own ("und für Debian 12?").
+    Key terms: the words of the latest previous question whose
     normal form (``lexical.normal_form``: not a stop word, at least two characters) is not
     already among the follow-up's terms, each normal form once, in the order asked, at most
     ``MAX_KEY_TERMS`` (8). When the latest previous question gives fewer than two (it was an
@@ -52,6 +57,14 @@ REWRITE_PROMPT = (
     "understood without the conversation: replace pronouns and ellipses by what they refer to. "
     "Keep the language of the last message. Reply with the question only, on one line."
 )
+
+REFERRING_WORDS = frozenset("""
+    es sie er ihn ihm ihnen ihr dies diese dieser dieses diesem diesen dort dorthin daher dafür
+    dagegen davon damit dabei darauf daran darin darüber dazu derselbe dieselbe dasselbe
+    it they them its their this these those there he she him her his same
+""".split())
+CONTINUATIONS = ("und", "oder", "aber", "auch", "and", "or", "but", "also", "what about", "how about")
+MAX_ELLIPTIC_TERMS = 2
 
 _CITATION = re.compile(r"\s*\[\d+\]")
 _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="rewrite")
@@ -90,9 +103,17 @@ def key_terms(question: str, previous: Sequence[PreviousTurn]) -> list[str]:
     return found
 
 
+def is_elliptic(question: str) -> bool:
+    """Tell whether a question leans on the previous one: a referring word, a continuation, or few terms."""
+    words = [m.group().casefold() for m in lexical.tokens(question)]
+    opening = " ".join(words[:2])
+    return (any(w in REFERRING_WORDS for w in words) or len(lexical.terms(question)) <= MAX_ELLIPTIC_TERMS
+            or any(opening == c or opening.startswith(c + " ") for c in CONTINUATIONS))
+
+
 def with_key_terms(question: str, previous: Sequence[PreviousTurn], failure: str | None = None) -> SearchQuery:
-    """Return the question with the previous question's key terms appended (rule ``key_terms``)."""
-    terms = key_terms(question, previous)
+    """Return an elliptic question with the previous question's key terms appended (rule ``key_terms``)."""
+    terms = key_terms(question, previous) if is_elliptic(question) else []
     text = " ".join([question, *terms]) if terms else question
     return SearchQuery(text, KEY_TERMS, None, failure)
 

@@ -76,3 +76,13 @@ def test_previous_turns_get_a_quarter_of_the_window_and_the_oldest_go_first():
     kept = fit_turns(turns, 4096)  # 1024 tokens: three turns of about 335
     assert [t.question for t in kept] == ["Frage 2", "Frage 3", "Frage 4"]
     assert fit_turns([PreviousTurn("q", "x" * 20000)], 4096) == ()
+
+
+def test_a_question_that_does_not_lean_on_the_previous_one_is_searched_as_asked():
+    standalone = "Welche Konzerthäuser gibt es in München seit 1985?"
+    assert not followup.is_elliptic("Welche Konzerthäuser stehen in München seit 1985?")
+    assert followup.search_query("Welche Konzerthäuser stehen in München seit 1985?", [FIRST], None).text == \
+        "Welche Konzerthäuser stehen in München seit 1985?"
+    assert followup.is_elliptic(standalone)  # "es" refers
+    for elliptic in ("und für Debian 12?", "What about Debian?", "Aber wie hoch?", "Wo steht sie?"):
+        assert followup.is_elliptic(elliptic), elliptic
