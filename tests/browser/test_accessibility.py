@@ -47,6 +47,7 @@ class Page:
     who: str | None = None        # None, "user" or "admin"
     ask: bool = False             # ask QUESTION on the dashboard first (the answer, the history)
     settings: dict = field(default_factory=dict)
+    status: str = "extractive"    # the answer's status after asking (LLM none: extractive)
 
 
 ADMIN_TABS = ("users", "groups", "areas", "links", "documents")
@@ -58,6 +59,7 @@ PAGES = [
     Page("admin-login-sso", "/admin/login", settings=SSO),
     Page("dashboard", "/", "user"),
     Page("answer", "", "user", ask=True),
+    Page("answer-by-a-model", "", "user", ask=True, settings={"LLM": "fake"}, status="answered"),
     Page("history", "/history", "user", ask=True),
     Page("document", "/documents/{document}?chunk=0", "user"),
     *(Page(f"admin-{tab}", f"/admin?tab={tab}", "admin") for tab in ADMIN_TABS),
@@ -83,7 +85,7 @@ def axe_violations(page) -> list[dict]:
 
 
 def _site(tmp_path, database_url, redis_url, settings: dict):
-    app = make_app(tmp_path, database_url, redis_url, LLM="none", **settings)
+    app = make_app(tmp_path, database_url, redis_url, **{"LLM": "none", **settings})
     with app.app_context(), db.connection_context():
         admin_service.create_named(Area, "Betrieb")
         admin_service.create_named(Group, "Leser")
@@ -119,7 +121,7 @@ def _open(page, base: str, ids: dict, spec: Page) -> None:
         page.goto(base + "/")
         page.fill("#question", QUESTION)
         page.click("#ask-card button[type=submit]")
-        page.wait_for_selector("#answer-result[data-status=extractive]")
+        page.wait_for_selector(f"#answer-result[data-status={spec.status}]")
     if spec.url:
         page.goto(base + spec.url.format(**ids))
     page.wait_for_load_state("networkidle")
