@@ -281,6 +281,11 @@ def retrieve(question: str, areas: Sequence[int], *, previous: Sequence[Previous
                      search_query=query.text, search_rule=query.rule, previous=tuple(previous))
 
 
+def search_query(question: str, previous: Sequence[PreviousTurn], *, use_llm: bool = True) -> followup.SearchQuery:
+    """Return what a follow-up would be searched for (the inspector shows it with the rewrite's time)."""
+    return followup.search_query(question, previous, _rewriter(_llm(use_llm)), _rewrite_seconds())
+
+
 def _rewriter(llm: object | None) -> object | None:
     """Return the model that may rewrite a follow-up (None: none, the key-terms rule applies)."""
     return None if llm is None or isinstance(llm, NoLLM) else llm
