@@ -56,3 +56,14 @@ def test_a_streamed_follow_up_reports_its_search_query_with_the_sources(library,
     events = list(asking.stream_from_web(library.users["alice"], FOLLOW_UP, [library.alpha], previous=PREVIOUS))
     assert events[0].result.search_query == "Wo wird OpenTelemetry konfiguriert?"
     assert events[-1].result.search_query == "Wo wird OpenTelemetry konfiguriert?"
+
+
+def test_the_answer_says_what_was_searched_for_when_it_differs(app, library, ctx):
+    from flask import render_template
+
+    follow_up = asking.ask(library.users["alice"], FOLLOW_UP, None, use_llm=False, previous=PREVIOUS)
+    plain = asking.ask(library.users["alice"], QUESTION, None, use_llm=False)
+    with app.test_request_context("/", headers={"Accept-Language": "de"}):
+        html = render_template("dashboard/_result.html", result=follow_up)
+        assert f"Gesucht nach: {FOLLOW_UP} OpenTelemetry konfiguriert" in html
+        assert "answer-search-query" not in render_template("dashboard/_result.html", result=plain)
