@@ -67,3 +67,6 @@ def test_the_answer_says_what_was_searched_for_when_it_differs(app, library, ctx
         html = render_template("dashboard/_result.html", result=follow_up)
         assert f"Gesucht nach: {FOLLOW_UP} OpenTelemetry konfiguriert" in html
         assert "answer-search-query" not in render_template("dashboard/_result.html", result=plain)
+        streaming = render_template("dashboard/_streaming.html", result=asking.sources_result(
+            asking.retrieve(FOLLOW_UP, [library.alpha], previous=PREVIOUS)))
+        assert f"Gesucht nach: {FOLLOW_UP} OpenTelemetry konfiguriert" in streaming
