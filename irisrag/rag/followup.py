@@ -11,7 +11,9 @@ A language model is available (rule ``rewritten``)
     ``REWRITE_TURNS`` turns (each answer cut to ``REWRITE_ANSWER_CHARS``). The reply is read as
     a stream and cut off at its first line break or ``REWRITE_MAX_CHARS`` characters (about 100
     tokens: the stream is closed there, so the model stops writing); the call has
-    ``FOLLOWUP_REWRITE_SECONDS`` seconds. It is timed as the stage ``rewrite``. Its text is the
+    ``FOLLOWUP_REWRITE_SECONDS`` seconds (run on a pool of four threads; a call past its time
+    is left to end on the client's own timeout, its stream closed at the next piece). It is
+    timed as the stage ``rewrite``. Its text is the
     query of both the full-text and the vector search.
 
 No model, or the rewrite failed, timed out or was empty (rule ``key_terms``)
@@ -138,6 +140,7 @@ def rewrite(question: str, previous: Sequence[PreviousTurn], llm: object, timeou
         failure = None if text else "empty rewrite"
     except FutureTimeout:
         stop.set()  # the worker closes the model's stream at its next piece
+        future.cancel()  # still queued behind other stalled rewrites: never sent
         text, failure = "", f"no rewrite within {timeout:g} s"
     except Exception as exc:  # a failed rewrite must not fail the question
         text, failure = "", f"{type(exc).__name__}: {exc}"
