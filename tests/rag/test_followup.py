@@ -79,10 +79,10 @@ def test_previous_turns_get_a_quarter_of_the_window_and_the_oldest_go_first():
 
 
 def test_a_question_that_does_not_lean_on_the_previous_one_is_searched_as_asked():
-    standalone = "Welche Konzerthäuser gibt es in München seit 1985?"
+    expletive = "Welche Konzerthäuser gibt es in München seit 1985?"
     assert not followup.is_elliptic("Welche Konzerthäuser stehen in München seit 1985?")
     assert followup.search_query("Welche Konzerthäuser stehen in München seit 1985?", [FIRST], None).text == \
         "Welche Konzerthäuser stehen in München seit 1985?"
-    assert followup.is_elliptic(standalone)  # "es" refers
+    assert followup.is_elliptic(expletive)  # the rule's known false positive: "es gibt" reads as referring
     for elliptic in ("und für Debian 12?", "What about Debian?", "Aber wie hoch?", "Wo steht sie?"):
         assert followup.is_elliptic(elliptic), elliptic
