@@ -211,6 +211,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("RERANK_TOP_N", 20, "Candidates the reranker re-orders (from the top of the fused list); the rest keep their order.", _positive),
     Setting("RERANK_EMBEDDER", "e5", "Embedder of the `embedder` reranker: `e5`, `use`, `ollama`, `openai` (the latter two use their OLLAMA_/OPENAI_ settings).", _choice("e5", "use", "ollama", "openai", "fake")),
     Setting("RERANK_WEIGHT", 0.7, "Share of the reranking embedder's score against the fused order (0..1).", _fraction),
+    Setting("FOLLOWUP_REWRITE_SECONDS", 10.0, "Seconds the language model has to rewrite a follow-up question into a standalone search query; after that (or on an error) the previous question's key terms are added instead (README: follow-up questions).", float),
     Setting("QUERY_EXPANSION", "none", "`llm`: the LLM adds keywords, synonyms and their translation into FTS_LANGUAGE to the full-text query (one extra LLM call a question); `none`: off.", _choice("none", "llm")),
     # --- history and feedback ---
     Setting("HISTORY_RETENTION_DAYS", 90, "Days a question, its answer and its feedback are kept in the history; `0` keeps them forever. `flask rag prune-history` deletes older ones (asking does it too, at most hourly).", int),

@@ -12,6 +12,7 @@ from irisrag import components
 from irisrag.errors import ValidationError
 from irisrag.i18n import N_
 from irisrag.models import Area, Document, User
+from irisrag.rag.followup import PreviousTurn, SearchQuery
 from irisrag.rag.inspect import Trace
 from irisrag.services import access, asking
 from irisrag.services.admin import get as get_named
@@ -36,6 +37,13 @@ def _areas_for(user: User | None, area_idents: Iterable[int | str] | None) -> li
             raise ValidationError(N_("Choose a user or at least one area."), field="areas")
         return sorted(set(chosen))
     return access.select_areas(user.id, chosen or None)
+
+
+def search(question: str, previous_question: str = "") -> SearchQuery:
+    """Return what the question is searched for after ``previous_question`` (a follow-up): its rewrite
+    by the language model, or the key-terms rule; the question itself without a previous one."""
+    previous = [PreviousTurn(previous_question.strip(), "")] if (previous_question or "").strip() else []
+    return asking.search_query((question or "").strip(), previous)
 
 
 def trace(question: str, document_id: int, *, user_ident: int | str | None = None,
