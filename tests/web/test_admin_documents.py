@@ -66,7 +66,8 @@ def test_admin_documents_every_route_refuses_anonymous_and_plain_users(app, make
     make_user("alice", "alicepassword")
     anonymous, user = app.test_client(), app.test_client()
     assert login(user, "alice", "alicepassword").status_code == 302
-    gets = [f"/admin/documents/{doc.id}/row", "/admin/documents/coverage", "/admin/tab/documents"]
+    gets = [f"/admin/documents/{doc.id}/row", "/admin/documents/coverage", "/admin/tab/documents",
+            f"/admin/documents/progress?ids={doc.id}"]
 
     def posts():  # fresh each time: the test client closes uploaded streams
         return {
@@ -75,6 +76,8 @@ def test_admin_documents_every_route_refuses_anonymous_and_plain_users(app, make
             "/admin/documents/urls": {"area": str(area.id), "urls": "https://example.org/x"},
             f"/admin/documents/{doc.id}/rebuild": {}, "/admin/documents/rebuild": {},
             f"/admin/documents/{doc.id}/delete": {},
+            "/admin/documents/bulk": {"action": "delete", "ids": [str(doc.id)]},
+            f"/admin/areas/{area.id}/delete-with-documents": {"confirm": area.name},
         }
 
     for client in (anonymous, user):
