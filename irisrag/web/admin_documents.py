@@ -25,6 +25,7 @@ from irisrag.services import documents as document_service
 from irisrag.services.document_list import DocumentQuery, list_page
 from irisrag.web.admin import bp, render_tab
 from irisrag.web.htmx import is_htmx
+from irisrag.web.logging import quiet
 from irisrag.web.security import admin_required
 
 log = logging.getLogger(__name__)
@@ -164,6 +165,7 @@ def upload_too_large(exc: RequestEntityTooLarge):
 # --- one document, all documents ---------------------------------------------
 
 @bp.route("/documents/<int:document_id>/row")
+@quiet
 @admin_required
 def document_row(document_id: int):
     """Return one row; it keeps polling itself only while its import runs."""
@@ -179,6 +181,7 @@ def document_row(document_id: int):
 
 
 @bp.route("/documents/progress")
+@quiet
 @admin_required
 def document_progress():
     """Return the overall bar and the asked-for rows (out of band): one poll per open tab, backing off."""

@@ -364,3 +364,16 @@ def test_admin_documents_redis_down_shows_the_queue_message(tmp_path, database_u
     assert doc.status == "failed"
     row = _body(client.get(f"/admin/documents/{doc.id}/row", headers=HX))
     assert "not reachable" in row and "Retry" in row
+
+
+def test_admin_documents_polls_are_not_logged_at_info(admin_client, app, caplog):
+    import logging
+
+    area = _area(app)
+    doc = _doc(app, area, "live.md")
+    caplog.set_level(logging.DEBUG, logger="irisrag.request")
+    admin_client.get(f"/admin/documents/progress?ids={doc.id}", headers=HX)
+    admin_client.get("/admin/tab/documents", headers=HX)
+    lines = [(r.levelno, r.getMessage().split(" path=")[1].split()[0]) for r in caplog.records
+             if r.name == "irisrag.request"]
+    assert lines == [(logging.DEBUG, "/admin/documents/progress"), (logging.INFO, "/admin/tab/documents")]
