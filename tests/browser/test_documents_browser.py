@@ -110,3 +110,16 @@ def test_browser_150_imports_poll_once_per_tab_and_move_in_bulk(german, live_ser
     page.goto(live_server + "/admin?tab=documents&page=2")
     page.wait_for_selector("nav.pager span[aria-current=page]:has-text('2')")
     _shot(page, "04-page-2")
+
+    page.click("#tab-areas")
+    page.click(f"#area-{archive.id} details.delete-with-documents summary")
+    page.fill(f"#purge-{archive.id}", "archiv")  # not the name: refused next to the row
+    page.click(f"#area-{archive.id} details.delete-with-documents button")
+    page.wait_for_selector(f"#area-{archive.id} .field-error:has-text('Archiv')")
+    _shot(page, "05-area-delete-typed-name")
+    page.click(f"#area-{archive.id} details.delete-with-documents summary")
+    page.fill(f"#purge-{archive.id}", "Archiv")
+    page.click(f"#area-{archive.id} details.delete-with-documents button")
+    page.wait_for_selector("#message:has-text('Bereich mit seinen Dokumenten gelöscht.')")
+    with app.app_context(), db.connection_context():
+        assert Document.select().count() == COUNT - 50 and Area.get_or_none(Area.id == archive.id) is None
