@@ -101,13 +101,22 @@ def move_document(document_id: int, area_id: int) -> Document:
             if not moved:
                 raise Conflict(N_("“%(name)s” is being imported right now; wait until it has finished."),
                                params={"name": doc.name})
-            components.get().store.set_area(doc.id, target.id)  # one commit: all chunks or none
+            _relabel(doc, target.id, Path(doc.directory) / doc.name, directory / doc.name)
     except IntegrityError as exc:
         raise Conflict(N_("The area “%(area)s” already has a document “%(name)s”."),
                        str(exc), params={"area": target.name, "name": doc.name}) from exc
-    _move_file(Path(doc.directory) / doc.name, directory / doc.name)
     log.info("document_moved document_id=%s from_area=%s to_area=%s", doc.id, doc.area_id, target.id)
     return document_service.get_document(doc.id)
+
+
+def _relabel(doc: Document, area_id: int, staged: Path, moved: Path) -> None:
+    """Move the staged file and the chunks (one LanceDB commit); put the file back when the chunks fail."""
+    _move_file(staged, moved)  # before the commit: a job queued right after it finds the file
+    try:
+        components.get().store.set_area(doc.id, area_id)
+    except Exception:
+        _move_file(moved, staged)
+        raise
 
 
 def _moved_directory(directory: Path, old_area: int, new_area: int) -> Path:

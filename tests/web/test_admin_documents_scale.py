@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from html import unescape
+from pathlib import Path
 
 import pytest
 
@@ -172,3 +173,23 @@ def test_admin_areas_delete_with_documents_needs_the_typed_name(app, admin_clien
         assert Document.get_or_none(Document.id == library.beta_doc) is None
     assert _chunk_areas(app, library.beta_doc) == set()
     assert _chunk_areas(app, library.alpha_doc) == {library.alpha}
+
+
+def test_admin_documents_move_takes_the_staged_upload_along(app, admin_client):
+    from io import BytesIO
+
+    with app.app_context(), db.connection_context():
+        old = admin_service.create_named(Area, "Alt")
+        new = admin_service.create_named(Area, "Neu")
+    post(admin_client, "/admin/documents/upload", {"area": str(old.id), "files": [(BytesIO(b"# Titel\n\nText"), "a.md")]})
+    with app.app_context(), db.connection_context():
+        doc = Document.get(Document.name == "a.md")
+        Document.mark_cancelled(doc.id)
+        staged = Path(doc.directory) / "a.md"
+    assert staged.is_file() and staged.parent.name == str(old.id)
+    html = _body(post(admin_client, "/admin/documents/bulk", {"action": "move", "target": str(new.id), "ids": [str(doc.id)]}))
+    assert "1 document moved." in html
+    with app.app_context(), db.connection_context():
+        moved = Document.get_by_id(doc.id)
+    assert Path(moved.directory).name == str(new.id) and (Path(moved.directory) / "a.md").is_file()
+    assert not staged.exists()
