@@ -11,6 +11,7 @@ from redis.exceptions import RedisError
 
 from irisrag import components
 from irisrag.errors import QueueUnavailable
+from irisrag.i18n import N_
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +25,7 @@ def queue_errors():
     except RedisError as exc:
         log.warning("queue_unavailable url=%s error=%s", url, exc)
         raise QueueUnavailable(
-            "The job queue (Redis) is not reachable, so the import could not be started.", detail=f"{url}: {exc}"
+            N_("The job queue (Redis) is not reachable, so the import could not be started."), detail=f"{url}: {exc}"
         ) from exc
 
 

@@ -141,7 +141,7 @@ def _web_question(permitted: access.Permitted, question: str | None,
     try:
         text = validate_question(question)
     except ValidationError as exc:
-        return AskResult((question or "").strip()[:MAX_QUESTION_CHARS], (), INVALID, error=exc.message)
+        return AskResult((question or "").strip()[:MAX_QUESTION_CHARS], (), INVALID, error=exc.stored)
     areas = permitted.select(list(requested or []))
     if not areas:
         return AskResult(text, (), NO_AREA, error=NO_AREA_SELECTED if permitted.areas else NO_AREA_PERMITTED)

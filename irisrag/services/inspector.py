@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from irisrag import components
 from irisrag.errors import ValidationError
+from irisrag.i18n import N_
 from irisrag.models import Area, Document, User
 from irisrag.rag.inspect import Trace
 from irisrag.services import access, asking
@@ -32,7 +33,7 @@ def _areas_for(user: User | None, area_idents: Iterable[int | str] | None) -> li
     chosen = [get_named(Area, a).id for a in (area_idents or [])]
     if user is None:
         if not chosen:
-            raise ValidationError("Choose a user or at least one area.", field="areas")
+            raise ValidationError(N_("Choose a user or at least one area."), field="areas")
         return sorted(set(chosen))
     return access.select_areas(user.id, chosen or None)
 
@@ -42,7 +43,7 @@ def trace(question: str, document_id: int, *, user_ident: int | str | None = Non
     """Trace every chunk of a document through the question's retrieval."""
     question = (question or "").strip()
     if not question:
-        raise ValidationError("Please enter a question.", field="question")
+        raise ValidationError(N_("Please enter a question."), field="question")
     document = get_document(document_id)
     user = get_named(User, user_ident) if user_ident not in (None, "") else None
     areas = _areas_for(user, area_idents)

@@ -101,8 +101,8 @@ def _act(action: Callable[[], Any], message: Callable[[Any], str], row: int | No
     try:
         result = action()
     except IrisRagError as exc:
-        shown = {"row_errors": {row: exc.message}} if row is not None else {}
-        return render_tab(TAB, _visible(exc.status), error=exc.message, **shown)
+        shown = {"row_errors": {row: exc.translated(_)}} if row is not None else {}
+        return render_tab(TAB, _visible(exc.status), error=exc.translated(_), **shown)
     if not is_htmx():
         return redirect(url_for("admin.index", tab=TAB, **_keep()))
     return render_tab(TAB, message=message(result))
@@ -268,5 +268,5 @@ def document_coverage():
     try:
         rows, error = coverage_service.chunk_coverage(area_filter), None
     except IrisRagError as exc:
-        rows, error = [], exc.message
+        rows, error = [], exc.translated(_)
     return render_template("admin/_coverage.html", rows=rows, error=error, area_filter=area_filter)

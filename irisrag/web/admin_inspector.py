@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flask import request
+from flask_babel import gettext as _
 
 from irisrag.errors import IrisRagError
 from irisrag.models import Area, Document, User
@@ -29,6 +30,6 @@ def inspect_retrieval():
         if form["question"] and form["user"].isdigit():
             reach = inspector.reach(form["question"], int(form["user"]))
     except IrisRagError as exc:
-        error = exc.message
+        error = exc.translated(_)
     return render("admin/inspector.html", "admin/_inspector.html", status=400 if error else 200,
                   form=form, trace=trace, reach=reach, error=error, **_choices())
