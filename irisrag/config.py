@@ -143,6 +143,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("SECRET_KEY", None, "Session signing key. Required outside testing; `make run` generates one into `instance/secret_key`."),
     Setting("INSTANCE_PATH", "instance", "Folder for local state (secret key file, default database, LanceDB, staging); relative paths resolve against the project root."),
     Setting("DATABASE_URL", "sqlite:///instance/irisrag.db", "Metadata database: `sqlite:///path` (WAL mode) or `postgresql://user@host/db`."),
+    Setting("PORT", 5000, "Port the web server listens on at 127.0.0.1 under `make run` (read by the Procfile's `web` line and by the start-up box that shows the URLs).", int),
     Setting("REDIS_URL", "redis://127.0.0.1:6379/0", "Redis for the RQ job queue."),
     Setting("QUEUE_NAME", "irisrag", "RQ queue used for imports."),
     Setting("LANCEDB_URI", "instance/lancedb", "LanceDB location: a local directory or an object-store URI (`s3://bucket/path`)."),

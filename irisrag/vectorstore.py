@@ -54,6 +54,7 @@ without which LanceDB serves the snapshot it opened forever.
 from __future__ import annotations
 
 import logging
+import os
 import re
 import threading
 from collections.abc import Mapping, Sequence
@@ -126,9 +127,18 @@ def chunk_schema(dim: int, model_key: str) -> pa.Schema:
     )
 
 
+_OPENED_IN: set[int] = set()  # pids that opened a connection (LanceDB's Rust runtime runs in them)
+
+
+def opened_here() -> bool:
+    """Return True when this process has opened a LanceDB connection (a forked child inherits none of it)."""
+    return os.getpid() in _OPENED_IN
+
+
 def connect(uri: str, *, storage_options: Mapping[str, str] | None = None,
             read_consistency_seconds: float | None = None) -> Any:
     """Open a LanceDB connection; object-store options only for a URI with a scheme."""
+    _OPENED_IN.add(os.getpid())
     interval = None if read_consistency_seconds is None else timedelta(seconds=read_consistency_seconds)
     options = dict(storage_options or {}) if "://" in uri else {}
     return lancedb.connect(uri, read_consistency_interval=interval, storage_options=options or None)

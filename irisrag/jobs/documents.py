@@ -43,6 +43,11 @@ def _pointer(document_id: int) -> str:
     return f"irisrag:{_prefix()}:doc-job:{document_id}"
 
 
+def pointer_key(document_id: int) -> str:
+    """Return the Redis key that holds the id of the document's latest job."""
+    return _pointer(document_id)
+
+
 def pending_job(document_id: int) -> Job | None:
     """Return the document's queued or running job, if any."""
     job = _pointed_job(document_id)
