@@ -24,7 +24,7 @@ from irisrag.errors import Conflict, ImportStopped, IrisRagError
 from irisrag.extensions import db
 from irisrag.i18n import N_
 from irisrag.jobs.maintenance import maintain_after_import
-from irisrag.jobs.queue import enqueue, queue_errors
+from irisrag.jobs.queue import JobInfo, enqueue, info, queue_errors
 from irisrag.models import Document
 from irisrag.models.base import utcnow
 
@@ -62,11 +62,17 @@ def _pointed_job(document_id: int) -> Job | None:
         return None
 
 
-def dead_job(document_id: int) -> Job | None:
+def dead_job(document_id: int) -> JobInfo | None:
     """Return the document's last job when RQ says it ended without finishing (horse killed, stopped)."""
     with queue_errors():
         job = _pointed_job(document_id)
-        return job if job is not None and job.get_status(refresh=False) in ENDED_BADLY else None
+        return info(job) if job is not None and job.get_status(refresh=False) in ENDED_BADLY else None
+
+
+def has_pending_job(document_id: int) -> bool:
+    """Return whether the document's job waits or runs (QueueUnavailable while Redis does not answer)."""
+    with queue_errors():
+        return pending_job(document_id) is not None
 
 
 def cancel_job(document_id: int, wait: float = 10.0) -> str | None:
