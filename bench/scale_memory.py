@@ -209,7 +209,7 @@ def measure_size(size: int, n_questions: int, burst: int, quick: bool) -> dict:
 
     uri, build, *_ = context_bench.cached_table(size, docs, vectors, UseEmbedder(), keep=False)
     documents = [(doc_id, area, n) for doc_id, area, _, n, _ in context_bench.layout(docs, size)]
-    questions = context_bench.load_questions(n_questions + burst)[:n_questions + burst]  # noqa: SLF001
+    questions = context_bench.load_questions(n_questions + burst)[:n_questions + burst]
     stub = StubLLM(STUB_TTFT, STUB_RATE)
     threading.Thread(target=stub.serve_forever, daemon=True).start()
     out: dict = {"size": size, "documents": len(documents), "table": uri, "build": {
