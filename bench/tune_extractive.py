@@ -43,9 +43,9 @@ def features(directory: Path, limit: int, app) -> list[tuple[list, list[str]]]:
             context = build_context(question, [1], embedder=comps.embedder, store=store, settings=options.settings,
                                     query_vector=vector)
             found = extractive.candidates(context)
-            sims = extractive.semantic_scores(question, [u.text for u, _ in found], comps.embedder)
+            sims = extractive._semantic(question, [u.text for u, _ in found], comps.embedder)
             qterms = context.terms
-            rows.append(([(u, p, float(s), extractive.lexical_score(qterms, u.text)) for (u, p), s in zip(found, sims, strict=False)],
+            rows.append(([(u, p, float(s), extractive._lexical(qterms, u.text)) for (u, p), s in zip(found, sims, strict=False)],
                          gold.get(qid, [])))
     return rows
 

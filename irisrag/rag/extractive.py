@@ -56,7 +56,7 @@ class Scored:
     score: float
 
 
-def lexical_score(question_terms: frozenset[str], text: str) -> float:
+def _lexical(question_terms: frozenset[str], text: str) -> float:
     """Return the weighted share of the question's terms found in the text (0..1)."""
     if not question_terms:
         return 0.0
@@ -64,7 +64,7 @@ def lexical_score(question_terms: frozenset[str], text: str) -> float:
     return sum(map(term_weight, found)) / sum(map(term_weight, question_terms))
 
 
-def semantic_scores(question: str, texts: list[str], embedder: Embedder | None) -> np.ndarray:
+def _semantic(question: str, texts: list[str], embedder: Embedder | None) -> np.ndarray:
     if embedder is None or not texts:
         return np.zeros(len(texts), dtype=np.float32)
     try:
@@ -92,9 +92,9 @@ def score_units(question: str, context: Context, embedder: Embedder | None) -> l
     """Score every unit of the context for the question, best first."""
     found = candidates(context)
     question_terms = context.terms or terms(question)
-    similarity = semantic_scores(question, [u.text for u, _ in found], embedder)
+    similarity = _semantic(question, [u.text for u, _ in found], embedder)
     scored = [
-        Scored(unit, position, float(SEMANTIC * sim + LEXICAL * lexical_score(question_terms, unit.text)
+        Scored(unit, position, float(SEMANTIC * sim + LEXICAL * _lexical(question_terms, unit.text)
                                      + RANK / position - (PARTIAL_PENALTY if unit.partial else 0.0)))
         for (unit, position), sim in zip(found, similarity, strict=True)
     ]
