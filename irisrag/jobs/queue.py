@@ -20,9 +20,10 @@ from rq.job import Job
 
 from irisrag import components
 from irisrag.errors import QueueUnavailable
+from irisrag.i18n import N_
 
 log = logging.getLogger(__name__)
-QUEUE_DOWN = "The job queue (Redis) is not reachable, so the import could not be started."
+QUEUE_DOWN = N_("The job queue (Redis) is not reachable, so the import could not be started.")
 
 
 @dataclass(frozen=True)

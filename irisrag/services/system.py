@@ -28,7 +28,7 @@ T = TypeVar("T")
 FAILED_SHOWN = 50
 PRUNE_WINDOW = 200  # failed jobs looked at (and cleared when obsolete) per view of the page
 SUPERSEDED = ("done", "unchanged")  # a later import of the document succeeded
-UNREACHABLE = "The job queue (Redis) is not reachable."
+UNREACHABLE = N_("The job queue (Redis) is not reachable.")
 DOCUMENT_TASKS = ("irisrag.jobs.documents.import_document", "irisrag.jobs.documents.fetch_document")
 
 
@@ -164,7 +164,7 @@ def requeue_failed(job_id: str) -> str:
         _refuse_requeue_without_document(job_id)
         job = queue.requeue_failed(job_id)
     if job is None:
-        raise NotFound("There is no such failed job (it may have been requeued already).", job_id)
+        raise NotFound(N_("There is no such failed job (it may have been requeued already)."), job_id)
     document_id = _document_id(job)
     if document_id is not None:
         Document.mark_queued(document_id)
