@@ -69,8 +69,9 @@ from lancedb.query import MatchQuery
 
 from irisrag import vectorindex as upkeep
 from irisrag.errors import EmbedderMismatch, EmbeddingError
+from irisrag.i18n import N_
 from irisrag.vectorindex import FTS_LANGUAGES, IndexPolicy, Maintenance  # noqa: F401  (public here too)
-from irisrag.vectortables import TABLE_PREFIX, chunk_schema, connect, table_name  # noqa: F401  (public here too)
+from irisrag.vectortables import TABLE_PREFIX, chunk_schema, connect, opened_here, table_name  # noqa: F401
 
 log = logging.getLogger(__name__)
 _COLUMNS = ["document_id", "area_id", "chunk_index", "page", "text"]
@@ -140,7 +141,7 @@ class VectorStore:
         stored = table.schema.field("vector").type.list_size
         if stored != self.dim:
             raise EmbedderMismatch(
-                "The stored vectors have another dimension than the configured embedder; a rebuild is needed",
+                N_("The stored vectors have another dimension than the configured embedder; a rebuild is needed"),
                 f"table {self.table_name} at {self.uri} holds {stored}-d vectors, embedder {self.model_key} makes {self.dim}-d",
             )
 
@@ -191,11 +192,11 @@ class VectorStore:
         matrix = np.asarray(vectors, dtype=np.float32)
         if matrix.shape != (len(chunks), self.dim):
             raise EmbeddingError(
-                "The embedder returned vectors of the wrong shape",
+                N_("The embedder returned vectors of the wrong shape"),
                 f"expected ({len(chunks)}, {self.dim}) for {self.table_name}, got {matrix.shape}",
             )
         if not np.isfinite(matrix).all():
-            raise EmbeddingError("The embedder returned invalid vectors", "vectors contain NaN or infinity")
+            raise EmbeddingError(N_("The embedder returned invalid vectors"), "vectors contain NaN or infinity")
         norms = np.linalg.norm(matrix, axis=1, keepdims=True)
         return (matrix / np.where(norms > 0, norms, 1.0)).astype(np.float32, copy=False)
 
@@ -288,7 +289,7 @@ class VectorStore:
             return []
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
         if query.shape != (self.dim,):
-            raise EmbeddingError("The query vector has the wrong dimension",
+            raise EmbeddingError(N_("The query vector has the wrong dimension"),
                                  f"expected {self.dim} for {self.table_name}, got {query.shape}")
         table = self._open()
         if table is None:

@@ -7,6 +7,7 @@ that use LanceDB. Services pass a connection (``Components.lancedb_connection``,
 """
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -51,9 +52,18 @@ def chunk_schema(dim: int, model_key: str) -> pa.Schema:
     )
 
 
+_OPENED_IN: set[int] = set()  # pids that opened a connection (LanceDB's Rust runtime runs in them)
+
+
+def opened_here() -> bool:
+    """Return True when this process has opened a LanceDB connection (a forked child inherits none of it)."""
+    return os.getpid() in _OPENED_IN
+
+
 def connect(uri: str, *, storage_options: Mapping[str, str] | None = None,
             read_consistency_seconds: float | None = None) -> Any:
     """Open a LanceDB connection; object-store options only for a URI with a scheme."""
+    _OPENED_IN.add(os.getpid())
     interval = None if read_consistency_seconds is None else timedelta(seconds=read_consistency_seconds)
     options = dict(storage_options or {}) if "://" in uri else {}
     return lancedb.connect(uri, read_consistency_interval=interval, storage_options=options or None)

@@ -174,3 +174,18 @@ def requeue_failed(job_id: str) -> JobInfo | None:
     except (NoSuchJobError, InvalidJobOperation) as exc:
         log.info("requeue_refused job=%s error=%s", job_id, exc)
         return None
+
+
+def earliest_enqueued(pointer_keys: list[str]) -> datetime | None:
+    """Return when the first of the jobs named by these pointer keys was queued (naive UTC; None: no job).
+
+    Two round trips however many keys: the pointers in one MGET, the jobs in one pipeline.
+    """
+    if not pointer_keys:
+        return None
+    redis = components.get().redis
+    with queue_errors():
+        ids = [raw.decode() for raw in redis.mget(pointer_keys) if raw]
+        jobs = Job.fetch_many(ids, connection=redis) if ids else []
+    times = [job.enqueued_at.replace(tzinfo=None) for job in jobs if job is not None and job.enqueued_at]
+    return min(times, default=None)

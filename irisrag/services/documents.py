@@ -13,6 +13,7 @@ from typing import BinaryIO
 
 from irisrag import components
 from irisrag.errors import Conflict, NotFound, QueueUnavailable
+from irisrag.i18n import N_
 from irisrag.jobs.queue import JobInfo
 from irisrag.models import Area, Document
 from irisrag.models.base import utcnow
@@ -39,11 +40,11 @@ def queue_import(doc: Document, *, force: bool = False) -> Document:
 
     abandoned = doc.status == "failed"
     if not Document.mark_queued(doc.id):
-        raise Conflict(f"“{doc.name}” is being imported right now; wait until it has finished.")
+        raise Conflict(N_("“%(name)s” is being imported right now; wait until it has finished."), params={"name": doc.name})
     try:
         document_jobs.enqueue_document(doc.id, fetch=bool(doc.source_url), force=force, abandoned=abandoned)
     except Exception as exc:
-        message = getattr(exc, "message", "The import could not be queued.")
+        message = getattr(exc, "stored", N_("The import could not be queued."))
         Document.mark_failed(doc.id, message, getattr(exc, "detail", str(exc)))
         raise
     return Document.get_by_id(doc.id)
@@ -73,7 +74,7 @@ def get_document(document_id: int) -> Document:
     """Return a document or raise NotFound."""
     doc = Document.get_or_none(Document.id == document_id)
     if doc is None:
-        raise NotFound(f"There is no document with id {document_id}.")
+        raise NotFound(N_("There is no document with id %(id)s."), params={"id": document_id})
     return doc
 
 
@@ -93,7 +94,7 @@ def cancel_import(document_id: int) -> Document:
 
     doc = get_document(document_id)
     if not Document.mark_cancelled(doc.id, f"cancelled at {utcnow():%Y-%m-%d %H:%M:%S} UTC (was {doc.status})"):
-        raise Conflict(f"“{doc.name}” is not being imported, so there is nothing to cancel.")
+        raise Conflict(N_("“%(name)s” is not being imported, so there is nothing to cancel."), params={"name": doc.name})
     try:
         document_jobs.cancel_job(doc.id)
     except QueueUnavailable as exc:  # the job stops at its next progress step, as it finds the row cancelled
@@ -144,7 +145,7 @@ def mark_stale_failed() -> int:
     dead = _mark_dead_jobs_failed()
     if not Document.select(Document.id).where(stale).exists():
         return dead + _mark_lost_jobs_failed(limit)
-    return dead + Document.fail_where(stale, "The import stopped unexpectedly (its worker stopped). Retry it.",
+    return dead + Document.fail_where(stale, N_("The import stopped unexpectedly (its worker stopped). Retry it."),
                                       f"no progress since before {limit:%Y-%m-%d %H:%M:%S} UTC") + _mark_lost_jobs_failed(limit)
 
 
@@ -179,7 +180,7 @@ def _fail_dead(document_id: int, job: JobInfo) -> int:
     from irisrag.jobs.documents import free_lock
 
     failed = Document.fail_where((Document.id == document_id) & Document.status.in_(WORKING),
-                                 "The import stopped unexpectedly (its job ended without finishing). Retry it.",
+                                 N_("The import stopped unexpectedly (its job ended without finishing). Retry it."),
                                  f"RQ job {job.id}: {job.status}; {_last_line(job.error)}")
     if failed:
         log.warning("import_job_dead document_id=%s job=%s", document_id, job.id)
@@ -204,7 +205,8 @@ def _mark_lost_jobs_failed(limit) -> int:
     """
     import time
 
-    from irisrag.jobs.documents import has_pending_job
+    from irisrag.jobs.documents import pending_job
+    from irisrag.jobs.queue import queue_errors
 
     global _last_lost_check
     if _last_lost_check is not None and time.monotonic() - _last_lost_check < LOST_CHECK_SECONDS:
@@ -212,7 +214,8 @@ def _mark_lost_jobs_failed(limit) -> int:
     _last_lost_check = time.monotonic()
     waiting = Document.select(Document.id).where((Document.status == "queued") & (Document.updated_at < limit))
     try:
-        lost = [d.id for d in waiting.order_by(Document.updated_at).limit(100) if not has_pending_job(d.id)]
+        with queue_errors():
+            lost = [d.id for d in waiting.order_by(Document.updated_at).limit(100) if pending_job(d.id) is None]
     except QueueUnavailable:
         return 0
     if lost:
