@@ -55,8 +55,7 @@ import time
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
-from datetime import timedelta
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -66,13 +65,9 @@ from bench.common import (
     load_average,
     log,
     machine,
-    med_p95,
     median,
-    ms,
-    percentile,
-    table,
-    write_report,
 )
+from bench.context_report import Facts, report
 
 SHARED_SCIFACT = Path(__file__).resolve().parents[2] / "shared" / "eval" / "scifact"  # ../shared next to the checkout
 CORPUS_DIR = Path(os.environ.get("IRISRAG_BENCH_CORPUS", str(SHARED_SCIFACT)))
@@ -216,7 +211,7 @@ class _Writer:
         if self.rows < self.append_until:
             started = time.perf_counter()
             store = self.store
-            self.arrow.append(store._arrow_rows(doc_id, area, chunks, store._vectors(chunks, block)))  # noqa: SLF001
+            self.arrow.append(store.arrow_rows(doc_id, area, chunks, block))
             self.stats["append_s"] += time.perf_counter() - started
             self.arrow_rows += len(chunks)
             if self.arrow_rows >= APPEND_BATCH_ROWS:
@@ -234,7 +229,7 @@ class _Writer:
         import pyarrow as pa
 
         started = time.perf_counter()
-        self.store._open(create=True).add(pa.concat_tables(self.arrow))  # noqa: SLF001
+        self.store.append(pa.concat_tables(self.arrow))
         self.stats["append_s"] += time.perf_counter() - started
         self.stats["append_rows"] += self.arrow_rows
         self.stats["append_commits"] += 1
@@ -258,7 +253,7 @@ class _Writer:
         return self.stats
 
 
-def _write(store, docs, vectors, size: int, keep: bool = True):
+def write_table(store, docs, vectors, size: int, keep: bool = True):
     """Write a table, compact it and build the full-text index; return (matrix, areas, keys, build facts)."""
     writer = _Writer(store, size)
     started = time.perf_counter()
@@ -268,9 +263,8 @@ def _write(store, docs, vectors, size: int, keep: bool = True):
              "commits": stats["append_commits"] + stats["replace_commits"]}
     log(f"{size} rows written in {build['write_s']:.1f} s; compacting")
     started = time.perf_counter()
-    _retry_conflict(store._open().optimize)  # noqa: SLF001 - compacted, as the app's upkeep keeps it
+    build["fragments"] = store.compact()  # compacted, as the app's upkeep keeps it
     build["compact_s"] = time.perf_counter() - started
-    build["fragments"] = store._open().stats()["fragment_stats"]["num_fragments"]  # noqa: SLF001
     log(f"compacted in {build['compact_s']:.1f} s; full-text index")
     from irisrag.config import DEFAULTS
 
@@ -285,7 +279,7 @@ def _write(store, docs, vectors, size: int, keep: bool = True):
     return matrix, areas, keys, build
 
 
-def _build_vector_index(store, build: dict) -> None:
+def build_vector_index(store, build: dict) -> None:
     """Build the vector index with the app's policy; add its time and shape to ``build``."""
     from irisrag.config import DEFAULTS
 
@@ -303,7 +297,7 @@ def index_shape(store) -> str:
 
     from irisrag.vectorindex import vector_index
 
-    table = store._open()  # noqa: SLF001
+    table = store.table()
     index = vector_index(table)
     if index is None:
         return "no vector index"
@@ -330,6 +324,25 @@ def cache_key(size: int, vectors: np.ndarray) -> tuple[str, dict]:
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:12], parts
 
 
+def _cached_build(final: Path, size: int, embedder) -> dict:
+    """Return the build facts of a cached table after the app's upkeep pass on it.
+
+    The pass builds what a newer policy adds (e.g. the area_id BITMAP index), a no-op when
+    everything is current.
+    """
+    from irisrag.config import DEFAULTS
+    from irisrag.vectorstore import VectorStore
+
+    log(f"{size} rows: cached table {final}")
+    build = json.loads((final / "build.json").read_text())
+    build["cached"] = True
+    upkeep = VectorStore(str(final / "lancedb"), embedder.key, embedder.dim,
+                         read_consistency_seconds=None).maintain(_policy(DEFAULTS), full=False)
+    build["upkeep_on_load"] = upkeep.as_dict()
+    log(f"{size} rows: upkeep pass on the cached table: {upkeep.as_dict()}")
+    return build
+
+
 def cached_table(size: int, docs, vectors, embedder, keep: bool = True):
     """Return (LanceDB URI, build facts, matrix, areas, keys) of a ``size``-row table with both indexes.
 
@@ -343,17 +356,7 @@ def cached_table(size: int, docs, vectors, embedder, keep: bool = True):
     final = TABLES / f"context-{size}-{key}"
     facts = final / "build.json"
     if facts.is_file():
-        log(f"{size} rows: cached table {final}")
-        build = json.loads(facts.read_text())
-        build["cached"] = True
-        from irisrag.config import DEFAULTS
-
-        # The app's upkeep pass on the cached table: builds what a newer policy adds (e.g. the
-        # area_id BITMAP index), a no-op when everything is current.
-        upkeep = VectorStore(str(final / "lancedb"), embedder.key, embedder.dim,
-                             read_consistency_seconds=None).maintain(_policy(DEFAULTS), full=False)
-        build["upkeep_on_load"] = upkeep.as_dict()
-        log(f"{size} rows: upkeep pass on the cached table: {upkeep.as_dict()}")
+        build = _cached_build(final, size, embedder)
         matrix, areas, keys = _generate(docs, vectors, size, keep=keep) if keep else (None, None, None)
         return str(final / "lancedb"), build, matrix, areas, keys
     for old in TABLES.glob(f"context-{size}-*"):
@@ -365,12 +368,12 @@ def cached_table(size: int, docs, vectors, embedder, keep: bool = True):
     try:
         store = VectorStore(str(work / "lancedb"), embedder.key, embedder.dim, read_consistency_seconds=None)
         log(f"{size} rows: building the cached table in {work}")
-        matrix, areas, keys, build = _write(store, docs, vectors, size, keep=keep)
-        _build_vector_index(store, build)
+        matrix, areas, keys, build = write_table(store, docs, vectors, size, keep=keep)
+        build_vector_index(store, build)
         started = time.perf_counter()  # no reader uses this table yet: old versions can go now
         with warnings.catch_warnings():  # "removes every version except the latest": meant here
             warnings.simplefilter("ignore")
-            store._open().optimize(cleanup_older_than=timedelta(0), delete_unverified=True)  # noqa: SLF001
+            store.compact(drop_old_versions=True)
         build["cleanup_s"] = time.perf_counter() - started
         build.update(key=key, inputs=parts, built=time.strftime("%Y-%m-%d %H:%M %Z"), load=load_average())
         facts_tmp = work / "build.json"
@@ -454,37 +457,50 @@ def _key_set(hits) -> set[int]:
     return {h.document_id * KEY_SHIFT + h.chunk_index for h in hits}
 
 
-def _measure(label: str, store, store0, matrix, row_areas, keys, embedder, questions, qvecs, settings,
-             names: tuple[str, ...] = FULL_VARIANTS) -> dict:
-    """Run every variant for every question, rotating their order; return the raw timings."""
+def _variant_calls(store, store0, arrays, embedder, settings) -> Callable:
+    """Return ``calls(question, vector)``: every measured variant as a zero-argument call."""
     from irisrag.rag.retrieve import build_context
 
+    matrix, row_areas, sub, sub_ids, table = arrays
     selected = np.array(SELECTED, dtype=np.int64)
-    mask = np.isin(row_areas, selected)
-    sub_ids = np.flatnonzero(mask)
-    sub = np.ascontiguousarray(matrix[sub_ids])
-    table = store._open()  # noqa: SLF001 - the raw query, without the Hit conversion
-    out = {name: {"wall": [], "cpu": []} for name in FULL_VARIANTS if not name.startswith("ctx_")}
-    out.update({name: [] for name in FULL_VARIANTS if name.startswith("ctx_")})
-    out["overlap"] = []
-    out["questions"] = len(questions) - WARMUP
 
-    def variants(question: str, vector: np.ndarray):
-        fns = {
+    def context(question: str, vector: np.ndarray | None = None, **options):
+        return build_context(question, SELECTED, embedder=embedder, store=store, settings=settings,
+                             query_vector=vector, **options)
+
+    def calls(question: str, vector: np.ndarray) -> dict[str, Callable]:
+        return {
             "numpy": lambda: numpy_topk(matrix, row_areas, selected, vector, K),
             "numpy_subset": lambda: numpy_topk_subset(sub, sub_ids, vector, K),
             "lance_raw": lambda: _lance_raw(table, vector, K),
             "store_search": lambda: store.search(vector, SELECTED, K),
             "store_search_consistency0": lambda: store0.search(vector, SELECTED, K),
             "store_fulltext": lambda: store.search_fulltext(question, SELECTED, K, vector=vector),
-            "ctx_embed": lambda: build_context(question, SELECTED, embedder=embedder, store=store, settings=settings),
-            "ctx_vector": lambda: build_context(question, SELECTED, embedder=embedder, store=store,
-                                                settings=settings, query_vector=vector),
-            "ctx_hybrid_embed": lambda: build_context(question, SELECTED, embedder=embedder, store=store,
-                                                      settings=settings, mode="hybrid"),
-            "ctx_hybrid": lambda: build_context(question, SELECTED, embedder=embedder, store=store,
-                                                settings=settings, query_vector=vector, mode="hybrid"),
+            "ctx_embed": lambda: context(question),
+            "ctx_vector": lambda: context(question, vector),
+            "ctx_hybrid_embed": lambda: context(question, mode="hybrid"),
+            "ctx_hybrid": lambda: context(question, vector, mode="hybrid"),
         }
+
+    return calls
+
+
+def _measure(label: str, store, store0, matrix, row_areas, keys, embedder, questions, qvecs, settings,
+             names: tuple[str, ...] = FULL_VARIANTS) -> dict:
+    """Run every variant for every question, rotating their order; return the raw timings."""
+    selected = np.array(SELECTED, dtype=np.int64)
+    mask = np.isin(row_areas, selected)
+    sub_ids = np.flatnonzero(mask)
+    sub = np.ascontiguousarray(matrix[sub_ids])
+    table = store.table()  # the raw query, without the Hit conversion
+    out = {name: {"wall": [], "cpu": []} for name in FULL_VARIANTS if not name.startswith("ctx_")}
+    out.update({name: [] for name in FULL_VARIANTS if name.startswith("ctx_")})
+    out["overlap"] = []
+    out["questions"] = len(questions) - WARMUP
+    calls = _variant_calls(store, store0, (matrix, row_areas, sub, sub_ids, table), embedder, settings)
+
+    def variants(question: str, vector: np.ndarray):
+        fns = calls(question, vector)
         return [(name, fns[name]) for name in names]
 
     for n, (question, vector) in enumerate(zip(questions, qvecs, strict=True)):
@@ -563,7 +579,7 @@ def area_bitmap_copy(uri: str, embedder, folder: Path):
     shutil.copytree(uri, folder)
     store = VectorStore(str(folder), embedder.key, embedder.dim, read_consistency_seconds=None)
     started = time.perf_counter()
-    store._open().create_index("area_id", config=Bitmap())  # noqa: SLF001
+    store.table().create_index("area_id", config=Bitmap())
     return store, time.perf_counter() - started
 
 
@@ -619,10 +635,8 @@ def _diagnose(label: str, store, matrix, row_areas, keys, questions, qvecs, sett
     end-to-end hybrid variants (capped probes, concurrent legs, a BITMAP area index on a copy)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from irisrag.rag.retrieve import build_context
-
     selected = np.array(SELECTED, dtype=np.int64)
-    table = store._open()  # noqa: SLF001
+    table = store.table()
     vector_settings = _vector_settings()
     fulltext = _fulltext_variants(store, table)
     if bitmap_store is not None:
@@ -641,36 +655,48 @@ def _diagnose(label: str, store, matrix, row_areas, keys, questions, qvecs, sett
                 + [("hybrid", name, variant) for name, *variant in hybrids])
         shift = n % len(todo)
         for kind, name, fn in todo[shift:] + todo[:shift]:
-            if kind == "vector":
-                with query_tuning(fn):
-                    hits, seconds, _ = _timed(lambda: store.search(vector, SELECTED, K))  # noqa: B023
-            elif kind == "fulltext":
-                hits, seconds, _ = _timed(lambda: fn(question, vector))  # noqa: B023
-            else:
-                target, tune, concurrent = fn
-                searcher = ConcurrentLegs(target, question, pool) if concurrent else target
-                with query_tuning(tune):
-                    context = build_context(question, SELECTED, embedder=None, store=searcher, settings=settings,
-                                            query_vector=vector, mode="hybrid")
-                    hits = target.search(vector, SELECTED, K) if n >= WARMUP else []  # untimed: the leg's recall
-            if n < WARMUP:
-                continue
-            entry = out[kind][name]
-            if kind == "vector":
-                entry["wall"].append(seconds)
-                entry["recall"].append(len(_key_set(hits) & exact_keys) / max(len(exact), 1))
-            elif kind == "fulltext":
-                entry["wall"].append(seconds)
-                entry["rows"].append(len(hits) if isinstance(hits, list) else hits.num_rows)
-            else:
-                entry["runs"].append(context.timings)
-                entry["recall"].append(len(_key_set(hits) & exact_keys) / max(len(exact), 1))
+            hits, seconds, context = _diagnosed(kind, fn, store, question, vector, (pool, settings, n >= WARMUP))
+            if n >= WARMUP:
+                recall = len(_key_set(hits) & exact_keys) / max(len(exact), 1) if kind != "fulltext" else None
+                _note(out[kind][name], kind, hits, seconds, context, recall)
         if n >= WARMUP:
             out["numpy"].append(wall)
         if n % 25 == 0:
             log(f"  {label} diagnosis: question {n + 1}/{len(questions)}")
     pool.shutdown()
     return out
+
+
+def _diagnosed(kind: str, fn, store, question: str, vector: np.ndarray, run: tuple):
+    """Run one diagnosis variant; return (hits, seconds, hybrid context or None)."""
+    from irisrag.rag.retrieve import build_context
+
+    pool, settings, counted = run
+    if kind == "vector":
+        with query_tuning(fn):
+            return (*_timed(lambda: store.search(vector, SELECTED, K))[:2], None)
+    if kind == "fulltext":
+        return (*_timed(lambda: fn(question, vector))[:2], None)
+    target, tune, concurrent = fn
+    searcher = ConcurrentLegs(target, question, pool) if concurrent else target
+    with query_tuning(tune):
+        context = build_context(question, SELECTED, embedder=None, store=searcher, settings=settings,
+                                query_vector=vector, mode="hybrid")
+        hits = target.search(vector, SELECTED, K) if counted else []  # untimed: the leg's recall
+    return hits, None, context
+
+
+def _note(entry: dict, kind: str, hits, seconds, context, recall: float | None) -> None:
+    """Add one measured diagnosis variant to its entry."""
+    if kind == "fulltext":
+        entry["wall"].append(seconds)
+        entry["rows"].append(len(hits) if isinstance(hits, list) else hits.num_rows)
+        return
+    if kind == "vector":
+        entry["wall"].append(seconds)
+    else:
+        entry["runs"].append(context.timings)
+    entry["recall"].append(recall)
 
 
 def _rss_mb() -> tuple[float, float]:
@@ -689,6 +715,131 @@ def size_label(size: int) -> str:
     return f"{size / 1e6:g}M" if size >= 1_000_000 else f"{size // 1000}k"
 
 
+@dataclass
+class _Inputs:
+    """What every size of one run shares: the embedder, the corpus, the questions and the settings."""
+
+    quick: bool
+    embedder: object
+    docs: list
+    vectors: np.ndarray
+    embed_rate: float | None
+    questions: list[str]
+    qvecs: list
+    settings: object
+    consistency: float
+    machine_text: str
+
+
+def _inputs(quick: bool, sizes: list[int], queries: int | None) -> _Inputs:
+    from irisrag.config import DEFAULTS
+    from irisrag.embeddings import UseEmbedder, load_use
+    from irisrag.rag.retrieve import RetrievalSettings
+
+    machine_text = machine()  # load average at the start
+    load_use()
+    embedder = UseEmbedder()
+    docs, vectors, embed_rate = inputs(quick, max(sizes), embedder)
+    questions = load_questions(queries or (30 if quick else 200))
+    qvecs = [embedder.embed_query(q) for q in questions]
+    log(f"{len(vectors)} real chunks from {len(docs)} SciFact documents; {len(questions) - WARMUP} questions "
+        f"(+{WARMUP} warm-up)")
+    settings = replace(RetrievalSettings.from_config(DEFAULTS), mode="vector")
+    return _Inputs(quick, embedder, docs, vectors, embed_rate, questions, qvecs, settings,
+                   float(DEFAULTS["LANCEDB_READ_CONSISTENCY_SECONDS"]), machine_text)
+
+
+class _Run:
+    """One run over the sizes: builds (or opens) each table, measures its phases, collects the results."""
+
+    def __init__(self, given: _Inputs, tmp: Path) -> None:
+        from irisrag.config import DEFAULTS
+
+        self.given, self.tmp = given, tmp
+        self.builds, self.results, self.diagnoses = [], {}, {}
+        self.index_min_rows = int(DEFAULTS.get("VECTOR_INDEX_MIN_ROWS", 10**12))
+        self.index_name = (f"{DEFAULTS.get('VECTOR_INDEX_TYPE', 'IVF_SQ')} "
+                           f"(app policy: index from {self.index_min_rows:,} rows)")
+        self.indexing = _policy(DEFAULTS) is not None
+
+    def record(self, name, build, share, rows, index_s, extra="") -> None:
+        real = min(len(self.given.vectors), rows)
+        self.builds.append({**{k: v for k, v in build.items() if k not in ("replace_commit_s", "inputs")},
+                            "label": name, "rows": rows, "real": real, "share": share,
+                            "replace_commit_median_s": median(build.get("replace_commit_s") or []),
+                            "index_s": index_s, "load": load_average(), "note": extra})
+
+    def _table(self, size: int, label: str):
+        from irisrag.vectorstore import VectorStore
+
+        given = self.given
+        if size >= CACHE_FROM_ROWS:
+            return cached_table(size, given.docs, given.vectors, given.embedder)
+        uri = str(self.tmp / label)
+        log(f"{label}: writing {size} chunks")
+        writer = VectorStore(uri, given.embedder.key, given.embedder.dim, read_consistency_seconds=given.consistency)
+        matrix, row_areas, keys, build = write_table(writer, given.docs, given.vectors, size)
+        return uri, build, matrix, row_areas, keys
+
+    def _measure(self, name: str, stores, data, questions: int | None = None, names=FULL_VARIANTS) -> None:
+        given = self.given
+        n = len(given.questions) if questions is None else questions
+        log(f"{name}: measuring")
+        self.results[name] = _measure(name, *stores, *data, given.embedder, given.questions[:n], given.qvecs[:n],
+                                      given.settings, names)
+        self.results[name]["rss_mb"] = _rss_mb()
+
+    def size(self, size: int) -> None:
+        """Build or open the table of ``size`` rows and run its exact and (past the policy) indexed phase."""
+        from irisrag.vectorstore import VectorStore
+
+        label, given = size_label(size), self.given
+        uri, build, matrix, row_areas, keys = self._table(size, label)
+        stores = tuple(VectorStore(uri, given.embedder.key, given.embedder.dim, read_consistency_seconds=seconds)
+                       for seconds in (given.consistency, 0.0))
+        share = float(np.isin(row_areas, SELECTED).mean())
+        cached = size >= CACHE_FROM_ROWS
+        note = (f"cached table built {build.get('built')}" if build.get("cached") else
+                "built in this run, cached" if cached else "")
+        data = (matrix, row_areas, keys)
+        self._exact(label, size, cached, build, share, note, stores, data)
+        if size >= self.index_min_rows and self.indexing:
+            self._indexed(label, size, cached, build, share, note, stores, data, uri)
+
+    def _exact(self, label, size, cached, build, share, note, stores, data) -> None:
+        name = f"{label} exact" + (" (no vector index)" if size >= self.index_min_rows else "")
+        if cached:
+            name = f"{label} exact (index bypassed, {EXACT_QUESTIONS_LARGE} questions)"
+        self.record(name, build, share, size, None, note)
+        if not cached:
+            self._measure(name, stores, data)
+            return
+        with query_tuning(_bypass):
+            self._measure(name, stores, data, WARMUP + EXACT_QUESTIONS_LARGE, LIGHT_VARIANTS)
+
+    def _indexed(self, label, size, cached, build, share, note, stores, data, uri) -> None:
+        if not cached:
+            log(f"{label}: building the vector index with the app's policy")
+            build_vector_index(stores[0], build)
+        name = f"{label} {self.index_name}"
+        self.record(name, build, share, size, build.get("index_s"), note)
+        self._measure(name, stores, data)
+        if cached:
+            self._diagnose(name, label, stores[0], data, uri)
+
+    def _diagnose(self, name: str, label: str, store, data, uri: str) -> None:
+        given = self.given
+        n_diag = min(len(given.questions), WARMUP + DIAGNOSE_QUESTIONS)
+        log(f"{name}: copying the table for the BITMAP experiment")
+        folder = self.tmp / f"{label}-bitmap"
+        bitmap_store, bitmap_s = area_bitmap_copy(uri, given.embedder, folder)
+        self.diagnoses[name] = _diagnose(name, store, *data, given.questions[:n_diag], given.qvecs[:n_diag],
+                                         given.settings, bitmap_store)
+        self.diagnoses[name]["bitmap_s"] = bitmap_s
+        del bitmap_store
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def run(quick: bool, sizes: list[int] | None = None, queries: int | None = None) -> str:
     """Run the context benchmark; return the Markdown report (also written to bench/out/)."""
     if not (CORPUS_DIR / "corpus.jsonl").is_file():
@@ -696,97 +847,27 @@ def run(quick: bool, sizes: list[int] | None = None, queries: int | None = None)
                    "(set IRISRAG_BENCH_CORPUS to another BEIR directory).")
         log(message)
         return f"## Context building\n\nSkipped: {message}\n"
-    from irisrag.config import DEFAULTS
-    from irisrag.embeddings import UseEmbedder, load_use
-    from irisrag.rag.retrieve import RetrievalSettings
-    from irisrag.vectorstore import VectorStore
-
     sizes = sizes or [10_000, 100_000]
-    n_questions = queries or (30 if quick else 200)
-    consistency = float(DEFAULTS["LANCEDB_READ_CONSISTENCY_SECONDS"])
-    settings = replace(RetrievalSettings.from_config(DEFAULTS), mode="vector")
-
-    machine_text = machine()  # load average at the start
-    load_use()
-    embedder = UseEmbedder()
-    docs, vectors, embed_rate = inputs(quick, max(sizes), embedder)
-    n_real, n_docs = len(vectors), len(docs)
-    questions = load_questions(n_questions)
-    qvecs = [embedder.embed_query(q) for q in questions]
-    log(f"{n_real} real chunks from {n_docs} SciFact documents; {len(questions) - WARMUP} questions "
-        f"(+{WARMUP} warm-up)")
-
-    index_min_rows = int(DEFAULTS.get("VECTOR_INDEX_MIN_ROWS", 10**12))
-    index_name = (f"{DEFAULTS.get('VECTOR_INDEX_TYPE', 'IVF_SQ')} (app policy: index from {index_min_rows:,} rows)")
+    given = _inputs(quick, sizes, queries)
     tmp = Path(tempfile.mkdtemp(prefix="irisrag-bench-context-"))
-    builds, results, diagnoses = [], {}, {}
-
-    def record(name, build, share, rows, index_s, extra=""):
-        builds.append({**{k: v for k, v in build.items() if k not in ("replace_commit_s", "inputs")},
-                       "label": name, "rows": rows, "real": min(n_real, rows), "share": share,
-                       "replace_commit_median_s": median(build.get("replace_commit_s") or []),
-                       "index_s": index_s, "load": load_average(), "note": extra})
-
+    runner = _Run(given, tmp)
     try:
         for size in sizes:
-            label = size_label(size)
-            if size >= CACHE_FROM_ROWS:
-                uri, build, matrix, row_areas, keys = cached_table(size, docs, vectors, embedder)
-            else:
-                uri = str(tmp / label)
-                log(f"{label}: writing {size} chunks")
-                writer_store = VectorStore(uri, embedder.key, embedder.dim, read_consistency_seconds=consistency)
-                matrix, row_areas, keys, build = _write(writer_store, docs, vectors, size)
-                del writer_store
-            store = VectorStore(uri, embedder.key, embedder.dim, read_consistency_seconds=consistency)
-            store0 = VectorStore(uri, embedder.key, embedder.dim, read_consistency_seconds=0.0)
-            share = float(np.isin(row_areas, SELECTED).mean())
-            cached = size >= CACHE_FROM_ROWS
-            note = (f"cached table built {build.get('built')}" if build.get("cached") else
-                    "built in this run, cached" if cached else "")
-
-            # exact phase
-            name = f"{label} exact" + (" (no vector index)" if size >= index_min_rows else "")
-            if cached:
-                name = f"{label} exact (index bypassed, {EXACT_QUESTIONS_LARGE} questions)"
-                record(name, build, share, size, None, note)
-                log(f"{name}: measuring")
-                with query_tuning(_bypass):
-                    results[name] = _measure(name, store, store0, matrix, row_areas, keys, embedder,
-                                             questions[:WARMUP + EXACT_QUESTIONS_LARGE],
-                                             qvecs[:WARMUP + EXACT_QUESTIONS_LARGE], settings, LIGHT_VARIANTS)
-            else:
-                record(name, build, share, size, None, note)
-                log(f"{name}: measuring")
-                results[name] = _measure(name, store, store0, matrix, row_areas, keys, embedder, questions, qvecs,
-                                         settings)
-            results[name]["rss_mb"] = _rss_mb()
-
-            # indexed phase
-            if size >= index_min_rows and _policy(DEFAULTS) is not None:
-                if not cached:
-                    log(f"{label}: building the vector index with the app's policy")
-                    _build_vector_index(store, build)
-                name = f"{label} {index_name}"
-                record(name, build, share, size, build.get("index_s"), note)
-                log(f"{name}: measuring")
-                results[name] = _measure(name, store, store0, matrix, row_areas, keys, embedder, questions, qvecs,
-                                         settings)
-                results[name]["rss_mb"] = _rss_mb()
-                if cached:
-                    n_diag = min(len(questions), WARMUP + DIAGNOSE_QUESTIONS)
-                    log(f"{name}: copying the table for the BITMAP experiment")
-                    bitmap_store, bitmap_s = area_bitmap_copy(uri, embedder, tmp / f"{label}-bitmap")
-                    diagnoses[name] = _diagnose(name, store, matrix, row_areas, keys, questions[:n_diag],
-                                                qvecs[:n_diag], settings, bitmap_store)
-                    diagnoses[name]["bitmap_s"] = bitmap_s
-                    del bitmap_store
-                    shutil.rmtree(tmp / f"{label}-bitmap", ignore_errors=True)
-            del matrix, keys, store, store0
+            runner.size(size)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    return _report(quick, builds, results, diagnoses, n_real, n_docs, embed_rate, len(questions) - WARMUP,
-                   consistency, machine_text)
+    facts = Facts(quick, len(given.vectors), len(given.docs), given.embed_rate, len(given.questions) - WARMUP,
+                  given.consistency, given.machine_text)
+    text, path = report(facts, _shape(), runner.builds, runner.results, runner.diagnoses)
+    log(f"wrote {path}")
+    return text
+
+
+def _shape() -> dict:
+    """The constants of the run's design that the report's captions state."""
+    return {"warmup": WARMUP, "exact_large": EXACT_QUESTIONS_LARGE, "noise": NOISE_COSINE, "areas": AREAS,
+            "selected": len(SELECTED), "append_above": APPEND_ABOVE_ROWS, "replace_tail": REPLACE_TAIL_ROWS,
+            "cache_from": CACHE_FROM_ROWS, "stages": STAGES}
 
 
 def _policy(config, min_rows: int | None = None):
@@ -797,169 +878,3 @@ def _policy(config, min_rows: int | None = None):
         return None
     value = policy(config)
     return value if min_rows is None else replace(value, min_rows=min_rows)
-
-
-def _retry_conflict(operation, attempts: int = 5):
-    for attempt in range(attempts):
-        try:
-            return operation()
-        except Exception as exc:  # lance raises plain errors
-            if "conflict" not in str(exc).lower() or attempt == attempts - 1:
-                raise
-            time.sleep(0.2 * 2 ** attempt)
-    return None
-
-
-def _write_cell(b: dict) -> str:
-    if b.get("append_rows"):
-        per_commit = b.get("replace_commit_median_s")
-        return (f"{b['write_s']:.1f} ({b['append_rows']:,} rows appended in {b['append_commits']} commits, "
-                f"{b['append_s']:.1f} s; last {b['replace_rows']:,} through `replace_documents` in "
-                f"{b['replace_commits']} commits, {b['replace_s']:.1f} s, median {per_commit:.2f} s a commit)")
-    return f"{b['write_s']:.1f} ({b['commits']} commits)"
-
-
-def _ratio(value: float, base: float) -> str:
-    return "–" if value != value or base != base or not base else f"{value / base:.1f}×"
-
-
-def _leg_rows(label: str, res: dict) -> list[list[str]]:
-    base = median(res["numpy"]["wall"])
-    rows = [[label, "NumPy full scan + area mask (baseline)", ms(base), ms(percentile(res["numpy"]["wall"], 95)),
-             "1.0×"]]
-
-    def add(name: str, values: list[float]) -> None:
-        if values:
-            rows.append([label, name, ms(median(values)), ms(percentile(values, 95)), _ratio(median(values), base)])
-
-    add("vector leg: `VectorStore.search`", res["store_search"]["wall"])
-    add("full-text leg: `VectorStore.search_fulltext` (with the query vector, as hybrid calls it)",
-        res["store_fulltext"]["wall"])
-    hybrid = res["ctx_hybrid"]
-    add("hybrid stage `search` (vector leg)", [r["search"] for r in hybrid])
-    add("hybrid stage `fulltext` (full-text leg)", [r["fulltext"] for r in hybrid])
-    add("hybrid stage `fuse`", [r["fuse"] for r in hybrid])
-    add("hybrid stages `lexical` + `select` + `sources`", [r["lexical"] + r["select"] + r["sources"] for r in hybrid])
-    add("**hybrid `build_context` total** (vector passed in)", [r["total"] for r in hybrid])
-    add("hybrid `build_context` total with the embedding call", [r["total"] for r in res["ctx_hybrid_embed"]])
-    add("vector-mode `build_context` total (vector passed in)", [r["total"] for r in res["ctx_vector"]])
-    return rows
-
-
-def _report(quick, builds, results, diagnoses, n_real, n_docs, embed_rate, n_questions, consistency,
-            machine_text) -> str:
-    build_rows = []
-    for b in builds:
-        res = results.get(b["label"], {})
-        rss, hwm = res.get("rss_mb", (float("nan"), float("nan")))
-        index = "–" if b["index_s"] is None else f"{b['index_s']:.1f} ({b.get('index_shape', '?')})"
-        build_rows.append([b["label"], f"{b['rows']:,}", f"{b['real']:,}", f"{b['rows'] - b['real']:,}",
-                           f"{b['share']:.1%}", _write_cell(b), f"{b['compact_s']:.1f} ({b['fragments']} fragments after)",
-                           f"{b['fts_s']:.1f}", index, f"{rss:,.0f} / {hwm:,.0f}", b["load"], b.get("note") or "–"])
-    stage_rows = []
-    variants = (("ctx_embed", "vector, with embedding"), ("ctx_vector", "vector, no embedding (vector passed in)"),
-                ("ctx_hybrid_embed", "hybrid, with embedding"), ("ctx_hybrid", "hybrid, no embedding"))
-    for label, res in results.items():
-        for key, name in variants:
-            runs = res[key]
-            if not runs:
-                continue
-            cells = []
-            for stage in STAGES:
-                values = [r.get(stage, 0.0) for r in runs]
-                if stage in ("fulltext", "fuse") and not any(values):
-                    cells.append("–")
-                elif stage == "embed" and key not in ("ctx_embed", "ctx_hybrid_embed"):
-                    cells.append(f"({med_p95(values)})")
-                else:
-                    cells.append(med_p95(values))
-            stage_rows.append([label, name, *cells])
-    leg_rows = [row for label, res in results.items() for row in _leg_rows(label, res)]
-    search_rows = []
-    for label, res in results.items():
-        base = median(res["numpy"]["wall"])
-        entries = (("numpy", "NumPy full scan + area mask (baseline)"),
-                   ("numpy_subset", "NumPy over the pre-filtered rows only"),
-                   ("lance_raw", "LanceDB query alone (`to_arrow`, 3 columns)"),
-                   ("store_search", f"`VectorStore.search` (app: consistency {consistency:g} s)"),
-                   ("store_search_consistency0", "`VectorStore.search`, consistency 0 s"))
-        for key, name in entries:
-            wall, cpu = res[key]["wall"], res[key]["cpu"]
-            if wall:
-                search_rows.append([label, name, ms(median(wall)), ms(percentile(wall, 95)),
-                                    _ratio(median(wall), base), ms(median(cpu))])
-        ctx_search = [r["search"] for r in res["ctx_vector"]]
-        search_rows.append([label, "`build_context` search stage (no-embedding run)", ms(median(ctx_search)),
-                            ms(percentile(ctx_search, 95)), _ratio(median(ctx_search), base), "–"])
-    overlap_rows = [[label, str(len(res["overlap"])), f"{np.mean(res['overlap']):.3f}", f"{min(res['overlap']):.3f}"]
-                    for label, res in results.items()]
-
-    rate = "taken from the cache" if embed_rate is None else f"{embed_rate:.0f} chunks/s"
-    sections = [
-        "## Machine\n\n" + machine_text,
-        "## Context building (`build_context`, k = 256 candidates)\n\n"
-        f"{'Quick run' if quick else 'Full run'}: {n_questions} SciFact questions per configuration after "
-        f"{WARMUP} warm-up questions (exact phases of cached tables: {EXACT_QUESTIONS_LARGE}, fewer variants), every "
-        f"variant run for every question in rotating order. {n_real:,} real SciFact chunks ({n_docs:,} documents) "
-        f"embedded with USE ({rate}); larger tables repeat them as new documents with noisy vectors (cosine "
-        f"~{NOISE_COSINE} to the source). {AREAS} areas, the questions search {len(SELECTED)} of them. Milliseconds, "
-        "`median / p95`. `embed` in parentheses: the no-embedding runs only convert the passed vector. Modes: "
-        "`vector` (the stages of the original: embed, search, lexical, select, sources) and `hybrid` (the app's "
-        "default RETRIEVAL_MODE: also BM25 full-text candidates and their fusion). Tables above "
-        f"{APPEND_ABOVE_ROWS:,} rows append their bulk and write the last {REPLACE_TAIL_ROWS:,} rows through "
-        f"`replace_documents`; tables of {CACHE_FROM_ROWS:,} rows or more are cached in bench/data/tables/ with both "
-        "indexes (build times from the build), and their exact phase bypasses the index. Bench RSS: this "
-        "process's VmRSS / VmHWM in MiB after the phase (NumPy matrix included).\n\n"
-        + table(["table", "rows", "real vectors", "synthetic", "rows in searched areas", "write s", "compact s",
-                 "full-text index s", "vector index s", "bench RSS / peak MiB", "load avg", "note"], build_rows)
-        + "\n\n" + table(["table", "variant", *STAGES], stage_rows),
-        "### Retrieval legs against the NumPy baseline (same vectors, same process, same questions)\n\n"
-        "`×` = median over the median of the NumPy full scan with the area mask measured in the same phase. The "
-        "legs alone are separate calls; the hybrid stages come from the `hybrid, no embedding` runs.\n\n"
-        + table(["table", "leg", "median ms", "p95 ms", "× NumPy"], leg_rows),
-        "### Vector search against the NumPy baseline\n\n"
-        "NumPy: float32 matrix (rows normalised), `np.isin` area mask, matvec, `argpartition` + sort of the top 256 "
-        "— the memory-bandwidth baseline. LanceDB: brute-force (no vector index) cosine search with the area "
-        "prefilter, or the app's vector index with its probe/refine settings where built. `× NumPy` compares "
-        "medians; CPU = process CPU time per call (LanceDB runs on several threads).\n\n"
-        + table(["table", "method", "median ms", "p95 ms", "× NumPy", "CPU ms (median)"], search_rows)
-        + "\n\nRecall: share of NumPy's exact top 256 that `VectorStore.search` also returned (1.000 for "
-        "brute force; the index trades some of it for speed):\n\n"
-        + table(["table", "questions", "mean recall@256", "min"], overlap_rows),
-    ]
-    for label, diag in diagnoses.items():
-        base = median(diag["numpy"])
-        vector_rows = [[name, ms(median(v["wall"])), ms(percentile(v["wall"], 95)), _ratio(median(v["wall"]), base),
-                        f"{np.mean(v['recall']):.3f}", f"{min(v['recall']):.3f}"] for name, v in diag["vector"].items()]
-        hybrid_rows = []
-        for name, v in diag["hybrid"].items():
-            runs = v["runs"]
-            totals = [r["total"] for r in runs]
-            hybrid_rows.append([name, med_p95(totals), _ratio(median(totals), base),
-                                med_p95([r["search"] for r in runs]), med_p95([r["fulltext"] for r in runs]),
-                                med_p95([r["fuse"] for r in runs]),
-                                med_p95([r["lexical"] + r["select"] + r["sources"] for r in runs]),
-                                f"{np.mean(v['recall']):.3f} (min {min(v['recall']):.3f})"])
-        text_rows = [[name, ms(median(v["wall"])), ms(percentile(v["wall"], 95)), _ratio(median(v["wall"]), base),
-                      f"{median(v['rows']):.0f}"] for name, v in diag["fulltext"].items()]
-        sections.append(
-            f"### Where the time goes: {label}\n\n"
-            f"{len(diag['numpy'])} questions, all variants interleaved; NumPy full scan median {ms(base)} ms in the "
-            "same loop. Vector leg = `VectorStore.search` with other query settings (the index as the app built "
-            "it); recall@256 against NumPy's exact top 256.\n\n"
-            + table(["vector leg settings", "median ms", "p95 ms", "× NumPy", "mean recall@256", "min"], vector_rows)
-            + "\n\nFull-text leg and its parts (raw LanceDB queries unless noted; rows = median rows returned):\n\n"
-            + table(["full-text query", "median ms", "p95 ms", "× NumPy", "rows"], text_rows)
-            + "\n\nHybrid `build_context` (no embedding) end to end with the fixes, same questions, interleaved. "
-            "`nprobes capped`: `maximum_nprobes` = `minimum_nprobes` instead of unbounded (`maximum_nprobes(0)`). "
-            "`legs concurrently`: the full-text leg runs in a thread while the vector leg runs (`ConcurrentLegs`; "
-            "then `search` is the vector leg and `fulltext` only the wait after it). `BITMAP`: a copy of the table "
-            f"with a BITMAP scalar index on `area_id` (built in {diag.get('bitmap_s', float('nan')):.2f} s), which "
-            "turns the area prefilter from a scan of the column into an index lookup. Recall@256 of the variant's "
-            "vector leg (an untimed extra call):\n\n"
-            + table(["hybrid variant", "total median / p95", "× NumPy", "search", "fulltext", "fuse",
-                     "lexical + select + sources", "vector recall@256"], hybrid_rows))
-    raw = {"quick": quick, "builds": builds, "results": results, "diagnoses": diagnoses}
-    path = write_report("context", "IrisRAG context building", sections, raw)
-    log(f"wrote {path}")
-    return "\n\n".join(sections[1:])

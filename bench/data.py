@@ -35,7 +35,7 @@ class InputSet:
     note: str
 
 
-def _fetch() -> None:
+def fetch() -> None:
     """Download and unpack the two packages unless already there."""
     if (EXTRACTED / "debian-reference.de.pdf").is_file() and (EXTRACTED / "ch01.en.html").is_file():
         return
@@ -101,7 +101,7 @@ def _markdown(source_gz: Path, target: Path, limit: int | None) -> Path:
 
 def inputs(quick: bool) -> list[InputSet]:
     """Return the PDF, HTML and Markdown inputs (a slice of each with ``quick``)."""
-    _fetch()
+    fetch()
     INPUTS.mkdir(parents=True, exist_ok=True)
     pdf_source = EXTRACTED / "debian-reference.de.pdf"
     html_all = sorted(EXTRACTED.glob("*.en.html"))

@@ -74,10 +74,10 @@ def measure(pages: Callable[[Path, int | None], Iterator[str]], path: Path, limi
 
 def inputs(quick: bool) -> list[tuple[str, Path, int | None]]:
     """Return (label, path, page limit) for the German Debian Reference and the R reference manual."""
-    from bench.data import EXTRACTED, _fetch
+    from bench.data import EXTRACTED, fetch
     from bench.memory_bench import fetch_refman
 
-    _fetch()
+    fetch()
     refman = fetch_refman()
     limit = QUICK_REFMAN_PAGES if quick else None
     label = f"R reference manual (first {limit} pages)" if quick else "R reference manual (2,415 pages)"

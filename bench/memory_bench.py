@@ -291,16 +291,14 @@ def _with_upkeep(statuses: list[tuple[float, str]], logfile: Path, document_id: 
             return sorted([*statuses, (when, "index upkeep (after run_import)")])
     return statuses
 
-def _worker_import(item: Input, redis_url: str, workroot: Path, embedder: str) -> dict:
-    """Import one PDF through a fresh instance and worker; return the memory and timing numbers."""
+def _memory_instance(tmp: Path, redis_url: str, embedder: str):
+    """Create a fresh app (schema, one area) in ``tmp``; return (config, app, area id)."""
     from irisrag import create_app
     from irisrag.extensions import db
-    from irisrag.models import Area, Document
+    from irisrag.models import Area
     from irisrag.models.schema import upgrade
     from irisrag.services.admin import create_named
-    from irisrag.services.documents import import_local_file
 
-    tmp = Path(tempfile.mkdtemp(prefix="memory-", dir=workroot))
     config = instance_config(tmp, redis_url, embedder)
     app = create_app(config)
     for name in ("irisrag", "rq"):
@@ -308,57 +306,87 @@ def _worker_import(item: Input, redis_url: str, workroot: Path, embedder: str) -
     with app.app_context(), db.connection_context():
         upgrade()
         area_id = create_named(Area, "bench").id
+    return config, app, area_id
+
+
+def _follow(doc_id: int, started: float, statuses: list[tuple[float, str]], logfile: Path):
+    """Poll the document's row until its import ended, noting each status; return (row, wall seconds)."""
+    from irisrag.models import Document
+
+    while True:
+        row = Document.get_by_id(doc_id)
+        now = time.perf_counter()
+        if not statuses or statuses[-1][1] != row.status:
+            statuses.append((time.time(), row.status))
+        if row.status in ("done", "unchanged", "failed"):
+            return row, now - started
+        if now - started > IMPORT_LIMIT_SECONDS:
+            raise RuntimeError(f"import still running after {IMPORT_LIMIT_SECONDS} s:\n{tail(logfile)}")
+        time.sleep(POLL_SECONDS)
+
+
+def _sampled_import(app, area_id: int, source: Path, worker_pid: int, sampler, logfile: Path) -> dict:
+    """Import ``source`` while ``sampler`` samples; return the row, wall time, statuses and registration retries."""
+    from irisrag.extensions import db
+    from irisrag.services.documents import import_local_file
+
+    before = set(_descendants(worker_pid))
+    retries: list[str] = []
+    statuses: list[tuple[float, str]] = []
+    sampler.start()
+    with app.app_context(), db.connection_context():
+        started = time.perf_counter()
+        doc_id = register_with_retry(import_local_file, area_id, source, retries)
+        row, wall = _follow(doc_id, started, statuses, logfile)
+        # The horse still saves the job's result and exits; keep sampling until it is gone.
+        deadline = time.monotonic() + 30
+        while set(_descendants(worker_pid)) - before and time.monotonic() < deadline:
+            time.sleep(0.02)
+        sampler.stop()
+    if row.status != "done":
+        raise RuntimeError(f"import of {source.name} ended {row.status}: {row.error}\n{row.error_detail}\n"
+                           f"worker log:\n{tail(logfile)}")
+    return {"doc_id": doc_id, "chunks": row.chunk_count, "wall": wall, "statuses": statuses,
+            "retries": retries, "before": before}
+
+
+def _horse_row(item: Input, run: dict, sampler, worker_pid: int, logfile: Path) -> dict:
+    """The memory and timing numbers of one import, from the sampler's view of the worker and its horse."""
+    horses = [pid for pid in sampler.peak if pid != worker_pid and pid not in run["before"]]
+    if not horses:
+        raise RuntimeError(f"no work horse was seen for {item.path.name} (job shorter than "
+                           f"{SAMPLE_SECONDS * 1000:.0f} ms?)")
+    horse = max(horses, key=lambda pid: sampler.peak[pid]["VmRSS"])
+    stages = _with_upkeep(run["statuses"], logfile, run["doc_id"])
+    return {
+        "horse_first": sampler.first[horse], "horse_peak": sampler.peak[horse], "horses": len(horses),
+        "parent_peak_during": sampler.peak.get(worker_pid),
+        "stages_anon": _stage_peaks(sampler.series, horse, stages, "RssAnon"),
+        "stages_rss": _stage_peaks(sampler.series, horse, stages, "VmRSS"),
+        "samples": sum(1 for _, pid, _ in sampler.series if pid == horse), "lock_retries": len(run["retries"]),
+    }
+
+
+def _worker_import(item: Input, redis_url: str, workroot: Path, embedder: str) -> dict:
+    """Import one PDF through a fresh instance and worker; return the memory and timing numbers."""
+    tmp = Path(tempfile.mkdtemp(prefix="memory-", dir=workroot))
+    config, app, area_id = _memory_instance(tmp, redis_url, embedder)
     logfile = tmp / "worker.log"
     worker, worker_start = start_worker(config, logfile)
     try:
         idle = _idle_memory(worker.pid)
-        before = set(_descendants(worker.pid))
         source = tmp / "src" / item.path.name
         source.parent.mkdir(parents=True)
         shutil.copyfile(item.path, source)
         load = load_average()
-        retries: list[str] = []
-        statuses: list[tuple[float, str]] = []
         sampler = Sampler(worker.pid)
-        sampler.start()
-        with app.app_context(), db.connection_context():
-            started = time.perf_counter()
-            doc_id = register_with_retry(import_local_file, area_id, source, retries)
-            while True:
-                row = Document.get_by_id(doc_id)
-                now = time.perf_counter()
-                if not statuses or statuses[-1][1] != row.status:
-                    statuses.append((time.time(), row.status))
-                if row.status in ("done", "unchanged", "failed"):
-                    wall = now - started
-                    break
-                if now - started > IMPORT_LIMIT_SECONDS:
-                    raise RuntimeError(f"import still running after {IMPORT_LIMIT_SECONDS} s:\n{tail(logfile)}")
-                time.sleep(POLL_SECONDS)
-            # The horse still saves the job's result and exits; keep sampling until it is gone.
-            deadline = time.monotonic() + 30
-            while set(_descendants(worker.pid)) - before and time.monotonic() < deadline:
-                time.sleep(0.02)
-            sampler.stop()
-            if row.status != "done":
-                raise RuntimeError(f"import of {item.path.name} ended {row.status}: {row.error}\n{row.error_detail}\n"
-                                   f"worker log:\n{tail(logfile)}")
-            chunks = row.chunk_count
+        run = _sampled_import(app, area_id, source, worker.pid, sampler, logfile)
         parent = proc_memory(worker.pid) or {}
-        horses = [pid for pid in sampler.peak if pid != worker.pid and pid not in before]
-        if not horses:
-            raise RuntimeError(f"no work horse was seen for {item.path.name} (job shorter than "
-                               f"{SAMPLE_SECONDS * 1000:.0f} ms?)")
-        horse = max(horses, key=lambda pid: sampler.peak[pid]["VmRSS"])
-        return {
-            "label": item.label, "pages": item.pages, "chunks": chunks, "wall": wall, "load": load,
-            "embedder": embedder, "worker_start": worker_start, "idle": idle,
-            "horse_first": sampler.first[horse], "horse_peak": sampler.peak[horse], "horses": len(horses),
-            "parent_after": parent, "parent_peak_during": sampler.peak.get(worker.pid),
-            "stages_anon": _stage_peaks(sampler.series, horse, _with_upkeep(statuses, logfile, doc_id), "RssAnon"),
-            "stages_rss": _stage_peaks(sampler.series, horse, _with_upkeep(statuses, logfile, doc_id), "VmRSS"),
-            "samples": sum(1 for _, pid, _ in sampler.series if pid == horse), "lock_retries": len(retries),
-        }
+        horse = _horse_row(item, run, sampler, worker.pid, logfile)
+        first = {key: horse.pop(key) for key in ("horse_first", "horse_peak", "horses")}
+        return {"label": item.label, "pages": item.pages, "chunks": run["chunks"], "wall": run["wall"], "load": load,
+                "embedder": embedder, "worker_start": worker_start, "idle": idle, **first, "parent_after": parent,
+                **horse}
     finally:
         stop_worker(worker)
         delete_queue(redis_url, config["QUEUE_NAME"])
@@ -698,28 +726,11 @@ def run(quick: bool, embedder: str = "use") -> str:
     machine_text = machine()
     workroot = Path(tempfile.mkdtemp(prefix="irisrag-bench-memory-"))
     redis_url, redis_proc = start_redis()
-    worker_rows, in_process_rows, extract_rows = [], [], []
     try:
         log(f"redis {redis_url}; inputs: " + ", ".join(f"{i.label} ({i.path.name})" for i in items))
-        for item in items:
-            row = _worker_import(item, redis_url, workroot, embedder)
-            worker_rows.append(row)
-            log(f"worker ({embedder}) {item.label}: {row['chunks']} chunks in {row['wall']:.1f} s, idle "
-                f"{row['idle']['VmRSS']:.0f} (anon {row['idle']['RssAnon']:.0f}), horse peak "
-                f"{row['horse_peak']['VmRSS']:.0f} (anon {row['horse_peak']['RssAnon']:.0f}, "
-                f"private {row['horse_peak'].get('Private', float('nan')):.0f}) MiB")
-        runs = [(item, "fake") for item in items] + [(min(items, key=lambda i: i.pages), "use")]
-        for item, kind in runs:
-            row = _in_process(item, kind, settings, workroot)
-            in_process_rows.append(row)
-            log(f"in-process {kind} {item.label}: idle {row['idle']['VmRSS']:.0f} (anon "
-                f"{row['idle']['RssAnon']:.0f}), peak {row['hwm']:.0f} (anon {row['peak_anon']:.0f}) MiB, "
-                f"{row['seconds']:.1f} s")
-        for item in items:
-            row = _extract_only(item)
-            extract_rows.append(row)
-            log(f"extract {item.label}: idle {row['idle']['VmRSS']:.0f}, first page "
-                f"{row['first_page']['VmRSS']:.0f}, peak {row['hwm']:.0f} MiB, {row['seconds']:.1f} s")
+        worker_rows = _worker_rows(items, redis_url, workroot, embedder)
+        in_process_rows = _in_process_rows(items, settings, workroot)
+        extract_rows = _extract_rows(items)
     finally:
         if redis_proc is not None:
             redis_proc.terminate()
@@ -737,6 +748,39 @@ def run(quick: bool, embedder: str = "use") -> str:
     path = write_report("memory", "IrisRAG worker memory", sections, raw)
     log(f"wrote {path}")
     return "\n\n".join(sections[1:])
+
+
+def _worker_rows(items: list[Input], redis_url: str, workroot: Path, embedder: str) -> list[dict]:
+    rows = []
+    for item in items:
+        row = _worker_import(item, redis_url, workroot, embedder)
+        rows.append(row)
+        log(f"worker ({embedder}) {item.label}: {row['chunks']} chunks in {row['wall']:.1f} s, idle "
+            f"{row['idle']['VmRSS']:.0f} (anon {row['idle']['RssAnon']:.0f}), horse peak "
+            f"{row['horse_peak']['VmRSS']:.0f} (anon {row['horse_peak']['RssAnon']:.0f}, "
+            f"private {row['horse_peak'].get('Private', float('nan')):.0f}) MiB")
+    return rows
+
+
+def _in_process_rows(items: list[Input], settings: dict, workroot: Path) -> list[dict]:
+    rows = []
+    for item, kind in [(item, "fake") for item in items] + [(min(items, key=lambda i: i.pages), "use")]:
+        row = _in_process(item, kind, settings, workroot)
+        rows.append(row)
+        log(f"in-process {kind} {item.label}: idle {row['idle']['VmRSS']:.0f} (anon "
+            f"{row['idle']['RssAnon']:.0f}), peak {row['hwm']:.0f} (anon {row['peak_anon']:.0f}) MiB, "
+            f"{row['seconds']:.1f} s")
+    return rows
+
+
+def _extract_rows(items: list[Input]) -> list[dict]:
+    rows = []
+    for item in items:
+        row = _extract_only(item)
+        rows.append(row)
+        log(f"extract {item.label}: idle {row['idle']['VmRSS']:.0f}, first page "
+            f"{row['first_page']['VmRSS']:.0f}, peak {row['hwm']:.0f} MiB, {row['seconds']:.1f} s")
+    return rows
 
 
 def render(path: Path) -> str:

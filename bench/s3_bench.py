@@ -1,7 +1,7 @@
 """Context building with LanceDB on S3 (SeaweedFS, ``irisrag.locals3``) vs a local directory, same run.
 
 The same table is written to both places with the product's write path and upkeep
-(``bench.context_bench._write``: ``replace_documents`` commits, compaction, full-text index;
+(``bench.context_bench.write_table``: ``replace_documents`` commits, compaction, full-text index;
 the vector index when the size reaches VECTOR_INDEX_MIN_ROWS). Real SciFact chunks with USE
 vectors (the quick set, 2,000 chunks) are repeated with noise up to the size, as in the
 context benchmark. Readers use the web processes' ``LANCEDB_READ_CONSISTENCY_SECONDS``.
@@ -52,9 +52,9 @@ def _ask(store, embedder, settings, question: str, vector: np.ndarray) -> float:
 def _build(label: str, uri: str, options, embedder, docs, vectors, size: int, min_rows: int) -> dict:
     writer = _stores(uri, embedder, options, None)
     log(f"{label}: writing {size} chunks to {uri}")
-    _, _, _, build = context_bench._write(writer, docs, vectors, size, keep=False)
+    _, _, _, build = context_bench.write_table(writer, docs, vectors, size, keep=False)
     if size >= min_rows:
-        context_bench._build_vector_index(writer, build)
+        context_bench.build_vector_index(writer, build)
     return build
 
 

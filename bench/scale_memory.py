@@ -199,24 +199,63 @@ def snapshot(master: int) -> dict[str, dict[str, float]]:
     return {"master": status_mb(master), **{str(pid): status_mb(pid) for pid in children(master)}}
 
 
-def measure_size(size: int, n_questions: int, burst: int, quick: bool) -> dict:
-    """Build (or reuse) the cached table, start the app on it, run the phases; return the snapshots."""
-    from bench import context_bench
-    from bench.stream_bench import StubLLM, start_app
+def _rss(snap: dict) -> str:
+    return json.dumps({k: round(v["rss"]) for k, v in snap.items()})
 
-    docs, vectors, _ = context_bench.inputs(quick, size)
-    from irisrag.embeddings import UseEmbedder
 
-    uri, build, *_ = context_bench.cached_table(size, docs, vectors, UseEmbedder(), keep=False)
-    documents = [(doc_id, area, n) for doc_id, area, _, n, _ in context_bench.layout(docs, size)]
-    questions = context_bench.load_questions(n_questions + burst)[:n_questions + burst]  # noqa: SLF001
-    stub = StubLLM(STUB_TTFT, STUB_RATE)
-    threading.Thread(target=stub.serve_forever, daemon=True).start()
-    out: dict = {"size": size, "documents": len(documents), "table": uri, "build": {
-        k: build.get(k) for k in ("write_s", "compact_s", "fts_s", "index_s", "index_shape", "built")}}
+def _load_models(out: dict, proc, base: str, log_reader: AccessLog, size: int) -> None:
+    """Snapshot the idle workers, then have every worker load the model (``/readyz?deep=1``) and snapshot again."""
+    time.sleep(2.0)  # every worker has booted (start_app returned on the first answer)
+    workers = children(proc.pid)
+    out["workers"] = workers
+    out["idle"] = snapshot(proc.pid)
+    log(f"{size}: idle {_rss(out['idle'])}")
+    for _ in range(60):
+        requests.get(f"{base}/readyz?deep=1", timeout=120)
+        if all(log_reader.counts("/readyz").get(pid) for pid in workers):
+            break
+    out["ready_requests"] = log_reader.counts("/readyz")
+    out["model"] = snapshot(proc.pid)
+    log(f"{size}: model loaded {_rss(out['model'])}")
+
+
+def _ask_all(out: dict, proc, app: tuple, questions: list[str], counts: tuple[int, int]) -> None:
+    """Ask the sequential questions, then the burst; snapshot after each and count what each worker served."""
+    base, key, log_reader, size = app
+    n_questions, burst = counts
+    timings = []
+    for i, question in enumerate(questions[:n_questions]):
+        timings.append(ask(base, key, question))
+        if i % 10 == 0:
+            log(f"{size}: question {i + 1}/{n_questions}")
+    out["questions"] = snapshot(proc.pid)
+    out["served_sequential"] = log_reader.wait_for("/api/v1/answer", n_questions)
+    log(f"{size}: after {n_questions} questions {_rss(out['questions'])}")
+    with ThreadPoolExecutor(burst) as pool:
+        crowd = list(pool.map(lambda q: ask(base, key, q), questions[n_questions:n_questions + burst]))
+    out["burst"] = snapshot(proc.pid)
+    out["served_all"] = log_reader.wait_for("/api/v1/answer", n_questions + burst)
+    out["timings"], out["burst_timings"] = timings, crowd
+    out["load"] = load_average()
+    out["failed"] = [t for t in timings + crowd if t.get("status") != 200]
+
+
+def first_traceback(lines: list[str]) -> list[str]:
+    """Return the first traceback of a log, through its exception line (the last 40 lines without one)."""
+    first = next((i for i, line in enumerate(lines) if "Traceback" in line), max(0, len(lines) - 40))
+    end = next((i + 1 for i in range(first + 1, len(lines)) if lines[i] and lines[i][:1] not in (" ", "\t")
+                and not lines[i].startswith(("Traceback", "During", "The above"))), len(lines))
+    return lines[first:end]
+
+
+def _serve(out: dict, uri: str, documents: list, questions: list[str], counts: tuple[int, int], stub_url: str) -> None:
+    """Seed a database for the table, start gunicorn on it and run the phases."""
+    from bench.stream_bench import start_app
+
+    size = out["size"]
     with tempfile.TemporaryDirectory(prefix="irisrag-scale-memory-") as tmp:
         access = Path(tmp) / "access.log"
-        env = environment(Path(tmp), uri, stub.url, access)
+        env = environment(Path(tmp), uri, stub_url, access)
         log(f"{size} chunks: seeding {len(documents):,} documents")
         started = time.perf_counter()
         key = seed(env, documents)
@@ -224,45 +263,32 @@ def measure_size(size: int, n_questions: int, burst: int, quick: bool) -> dict:
         proc, base = start_app(env)
         log_reader = AccessLog(access)
         try:
-            time.sleep(2.0)  # every worker has booted (start_app returned on the first answer)
-            workers = children(proc.pid)
-            out["workers"] = workers
-            out["idle"] = snapshot(proc.pid)
-            log(f"{size}: idle {json.dumps({k: round(v['rss']) for k, v in out['idle'].items()})}")
-            for _ in range(60):
-                requests.get(f"{base}/readyz?deep=1", timeout=120)
-                if all(log_reader.counts("/readyz").get(pid) for pid in workers):
-                    break
-            out["ready_requests"] = log_reader.counts("/readyz")
-            out["model"] = snapshot(proc.pid)
-            log(f"{size}: model loaded {json.dumps({k: round(v['rss']) for k, v in out['model'].items()})}")
-            timings = []
-            for i, question in enumerate(questions[:n_questions]):
-                timings.append(ask(base, key, question))
-                if i % 10 == 0:
-                    log(f"{size}: question {i + 1}/{n_questions}")
-            out["questions"] = snapshot(proc.pid)
-            out["served_sequential"] = log_reader.wait_for("/api/v1/answer", n_questions)
-            log(f"{size}: after {n_questions} questions "
-                f"{json.dumps({k: round(v['rss']) for k, v in out['questions'].items()})}")
-            with ThreadPoolExecutor(burst) as pool:
-                crowd = list(pool.map(lambda q: ask(base, key, q), questions[n_questions:n_questions + burst]))
-            out["burst"] = snapshot(proc.pid)
-            out["served_all"] = log_reader.wait_for("/api/v1/answer", n_questions + burst)
-            out["timings"], out["burst_timings"] = timings, crowd
-            out["load"] = load_average()
-            out["failed"] = [t for t in timings + crowd if t.get("status") != 200]
+            _load_models(out, proc, base, log_reader, size)
+            _ask_all(out, proc, (base, key, log_reader, size), questions, counts)
             if out["failed"]:
-                lines = access.with_name("error.log").read_text().splitlines()
-                first = next((i for i, line in enumerate(lines) if "Traceback" in line), max(0, len(lines) - 40))
-                end = next((i + 1 for i in range(first + 1, len(lines)) if lines[i] and lines[i][:1] not in (" ", "\t")
-                            and not lines[i].startswith(("Traceback", "During", "The above"))), len(lines))
-                out["error_log"] = lines[first:end]  # the first traceback, through its exception line
+                out["error_log"] = first_traceback(access.with_name("error.log").read_text().splitlines())
                 log(f"{size}: {len(out['failed'])} failed requests; first traceback in the error log:\n"
                     + "\n".join(out["error_log"]))
         finally:
             proc.terminate()
             proc.wait(60)
+
+
+def measure_size(size: int, n_questions: int, burst: int, quick: bool) -> dict:
+    """Build (or reuse) the cached table, start the app on it, run the phases; return the snapshots."""
+    from bench import context_bench
+    from bench.stream_bench import StubLLM
+    from irisrag.embeddings import UseEmbedder
+
+    docs, vectors, _ = context_bench.inputs(quick, size)
+    uri, build, *_ = context_bench.cached_table(size, docs, vectors, UseEmbedder(), keep=False)
+    documents = [(doc_id, area, n) for doc_id, area, _, n, _ in context_bench.layout(docs, size)]
+    questions = context_bench.load_questions(n_questions + burst)[:n_questions + burst]
+    stub = StubLLM(STUB_TTFT, STUB_RATE)
+    threading.Thread(target=stub.serve_forever, daemon=True).start()
+    out: dict = {"size": size, "documents": len(documents), "table": uri, "build": {
+        k: build.get(k) for k in ("write_s", "compact_s", "fts_s", "index_s", "index_shape", "built")}}
+    _serve(out, uri, documents, questions, (n_questions, burst), stub.url)
     stub.shutdown()
     return out
 
@@ -295,6 +321,60 @@ def _rows(res: dict) -> list[list[str]]:
     return rows
 
 
+def _latency_row(r: dict) -> list[str]:
+    server = [t.get("server", {}) for t in r["timings"]]
+
+    def stage(name: str) -> str:
+        return med_p95([t[name] for t in server if name in t])
+
+    return [f"{r['size']:,}", str(len(r["timings"])),
+            med_p95([t["sources"] for t in r["timings"] if "sources" in t]),
+            med_p95([t["done"] for t in r["timings"] if "done" in t]),
+            stage("embed"), stage("search"), stage("fulltext"), stage("fuse"), stage("lexical"), stage("context"),
+            med_p95([t["sources"] for t in r["burst_timings"] if "sources" in t]),
+            f"{sum(t.get('status') != 200 for t in r['timings'])} / "
+            f"{sum(t.get('status') != 200 for t in r['burst_timings'])}",
+            f"{r['documents']:,}", f"{r['seed_s']:.1f}", r["build"].get("index_shape") or "–", r["load"]]
+
+
+def _intro(share: dict, n_questions: int, burst: int) -> str:
+    return (f"gunicorn as the Procfile's `web` line (gthread, 2 workers x 32 threads, no preload), real USE "
+            f"embedder, hybrid retrieval (the default), stub LLM (first token after {STUB_TTFT * 1000:.0f} ms, "
+            f"{STUB_RATE:g} tokens/s). MiB from `/proc/<pid>/status`: VmRSS after each phase; peak = VmHWM at the "
+            f"end. Phases: idle (booted, one page served), model (`/readyz?deep=1` served by every worker: USE "
+            f"loaded, table opened, no search), after {n_questions} sequential questions (`POST /api/v1/answer`, "
+            f"streamed, areas 1-3 = ~15 % of the rows), after a burst of {burst} concurrent questions. `served` = "
+            f"questions this worker answered, sequential + burst (from the access log). growth = after the "
+            f"sequential questions − model loaded; `burst − idle` = everything a worker added since boot. "
+            f"USE alone in a fresh interpreter: {share['before']:.0f} MiB before, {share['after']:.0f} MiB after "
+            f"loading it (+{share['after'] - share['before']:.0f} MiB).")
+
+
+def _memory_section(results: list[dict], share: dict, n_questions: int, burst: int) -> str:
+    headers = ["chunks", "process", "idle RSS", "model loaded", "served", f"after {n_questions} questions",
+               f"after +{burst} burst", "peak (VmHWM)", "growth (questions − model)", "burst − idle"]
+    rows = [row for res in results for row in _rows(res)]
+    return ("## Web-process memory at scale\n\n" + _intro(share, n_questions, burst) + "\n\n" + table(headers, rows)
+            + "\n\nLatency in the web process, ms, median / p95: client-side time to the `sources` event (retrieval + "
+              "database) and to `done` (with the stub's answer); `server:` the stage timings the app returns in the "
+              "`done` event of the sequential questions:\n\n"
+            + table(["chunks", "questions", "to sources", "to done", "server: embed", "server: search (vector leg)",
+                     "server: fulltext", "server: fuse", "server: lexical", "server: `build_context` total",
+                     "to sources in the burst", "failed (sequential / burst)", "Document rows",
+                     "seed s", "vector index", "load avg at the end"], [_latency_row(r) for r in results]))
+
+
+def _failure_section(results: list[dict]) -> list[str]:
+    failures = [(r["size"], r["error_log"]) for r in results if r.get("error_log")]
+    if not failures:
+        return []
+    size, lines = failures[0]
+    cause = next((line for line in reversed(lines) if "Error" in line), lines[-1] if lines else "?")
+    return [f"### Failed requests\n\nSome questions failed with HTTP 500 ({size:,} chunks; the last "
+            f"line of the first traceback: `{cause.strip()}`). The first traceback in gunicorn's error "
+            "log:\n\n```\n" + "\n".join(lines) + "\n```"]
+
+
 def run(quick: bool = False, sizes: list[int] | None = None, questions: int | None = None,
         burst: int | None = None) -> str:
     """Measure the web workers' memory for each table size; return the Markdown report (also in bench/out/)."""
@@ -305,52 +385,8 @@ def run(quick: bool = False, sizes: list[int] | None = None, questions: int | No
     share = model_share()
     log(f"USE alone in a fresh process: {share['before']:.0f} -> {share['after']:.0f} MiB")
     results = [measure_size(size, n_questions, burst, quick) for size in sizes]
-    rows = [row for res in results for row in _rows(res)]
-    latency = []
-    for r in results:
-        server = [t.get("server", {}) for t in r["timings"]]
-
-        def stage(name: str, server=server) -> str:
-            return med_p95([t[name] for t in server if name in t])
-
-        latency.append([f"{r['size']:,}", str(len(r["timings"])),
-                        med_p95([t["sources"] for t in r["timings"] if "sources" in t]),
-                        med_p95([t["done"] for t in r["timings"] if "done" in t]),
-                        stage("embed"), stage("search"), stage("fulltext"), stage("fuse"), stage("lexical"),
-                        stage("context"),
-                        med_p95([t["sources"] for t in r["burst_timings"] if "sources" in t]),
-                        f"{sum(t.get('status') != 200 for t in r['timings'])} / "
-                        f"{sum(t.get('status') != 200 for t in r['burst_timings'])}",
-                        f"{r['documents']:,}", f"{r['seed_s']:.1f}", r["build"].get("index_shape") or "–", r["load"]])
-    intro = (f"gunicorn as the Procfile's `web` line (gthread, 2 workers x 32 threads, no preload), real USE "
-             f"embedder, hybrid retrieval (the default), stub LLM (first token after {STUB_TTFT * 1000:.0f} ms, "
-             f"{STUB_RATE:g} tokens/s). MiB from `/proc/<pid>/status`: VmRSS after each phase; peak = VmHWM at the "
-             f"end. Phases: idle (booted, one page served), model (`/readyz?deep=1` served by every worker: USE "
-             f"loaded, table opened, no search), after {n_questions} sequential questions (`POST /api/v1/answer`, "
-             f"streamed, areas 1-3 = ~15 % of the rows), after a burst of {burst} concurrent questions. `served` = "
-             f"questions this worker answered, sequential + burst (from the access log). growth = after the "
-             f"sequential questions − model loaded; `burst − idle` = everything a worker added since boot. "
-             f"USE alone in a fresh interpreter: {share['before']:.0f} MiB before, {share['after']:.0f} MiB after "
-             f"loading it (+{share['after'] - share['before']:.0f} MiB).")
-    headers = ["chunks", "process", "idle RSS", "model loaded", "served", f"after {n_questions} questions",
-               f"after +{burst} burst", "peak (VmHWM)", "growth (questions − model)", "burst − idle"]
-    sections = [
-        "## Machine\n\n" + machine_text,
-        "## Web-process memory at scale\n\n" + intro + "\n\n" + table(headers, rows)
-        + "\n\nLatency in the web process, ms, median / p95: client-side time to the `sources` event (retrieval + "
-          "database) and to `done` (with the stub's answer); `server:` the stage timings the app returns in the "
-          "`done` event of the sequential questions:\n\n"
-        + table(["chunks", "questions", "to sources", "to done", "server: embed", "server: search (vector leg)",
-                 "server: fulltext", "server: fuse", "server: lexical", "server: `build_context` total", "to sources in the burst", "failed (sequential / burst)", "Document rows",
-                 "seed s", "vector index", "load avg at the end"], latency),
-    ]
-    failures = [(r["size"], r["error_log"]) for r in results if r.get("error_log")]
-    if failures:
-        size, lines = failures[0]
-        cause = next((line for line in reversed(lines) if "Error" in line), lines[-1] if lines else "?")
-        sections.append(f"### Failed requests\n\nSome questions failed with HTTP 500 ({size:,} chunks; the last "
-                        f"line of the first traceback: `{cause.strip()}`). The first traceback in gunicorn's error "
-                        "log:\n\n```\n" + "\n".join(lines) + "\n```")
+    sections = ["## Machine\n\n" + machine_text, _memory_section(results, share, n_questions, burst),
+                *_failure_section(results)]
     write_report("scale_memory", "IrisRAG web-process memory at 100k and 1M chunks", sections,
                  {"model_share": share, "results": results})
     return "\n\n".join(sections[1:])

@@ -77,15 +77,17 @@ class Components:
 
     @cached_property
     def redis(self):
-        from redis import Redis
+        """The process's Redis connection (opened by the queue adapter, ``irisrag.jobs.queue``)."""
+        from irisrag.jobs.queue import connect
 
-        return Redis.from_url(self.config["REDIS_URL"], socket_connect_timeout=2, socket_timeout=10)
+        return connect(self.config)
 
     @cached_property
     def queue(self):
-        from rq import Queue
+        """The import queue on that connection."""
+        from irisrag.jobs.queue import open_queue
 
-        return Queue(self.config["QUEUE_NAME"], connection=self.redis, default_timeout=self.config["JOB_TIMEOUT"])
+        return open_queue(self.config, self.redis)
 
     def lancedb_connection(self, read_consistency_seconds: float | None = None) -> Any:
         """Open a new LanceDB connection at the configured location (storage options included)."""

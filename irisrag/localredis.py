@@ -13,16 +13,7 @@ import sys
 import time
 from urllib.parse import urlparse
 
-from redis import Redis
-from redis.exceptions import RedisError
-
-
-def answers(url: str) -> bool:
-    """Return True when a Redis server answers PING at the URL."""
-    try:
-        return bool(Redis.from_url(url, socket_connect_timeout=1).ping())
-    except RedisError:
-        return False
+from irisrag.jobs.queue import answers_at as answers
 
 
 def bundled_command(port: int) -> list[str]:

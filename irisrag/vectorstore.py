@@ -22,7 +22,9 @@ INTERFACE (fixed; other modules rely on it):
         def count_by_document(self) -> dict[int, int]
         def count(self) -> int
 
-Also: ``set_area``, ``stored_model_keys``, ``version``, ``drop``; bulk ``replace_documents``.
+Also: ``set_area``, ``stored_model_keys``, ``version``, ``drop``; bulk ``replace_documents``; for bulk
+loads of new documents ``arrow_rows`` + ``append``, then ``compact``; ``table`` (the raw handle,
+for benchmarks that measure LanceDB itself).
 ``connect(uri, storage_options=..., read_consistency_seconds=...)`` opens a LanceDB connection
 the same way for every caller (system page, backup): ``storage_options`` (the
 ``LANCEDB_STORAGE_OPTIONS`` setting) go to the object store of an ``s3://`` URI and override the
@@ -54,7 +56,6 @@ without which LanceDB serves the snapshot it opened forever.
 from __future__ import annotations
 
 import logging
-import os
 import re
 import threading
 from collections.abc import Mapping, Sequence
@@ -62,7 +63,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-import lancedb
 import numpy as np
 import pyarrow as pa
 from lancedb.query import MatchQuery
@@ -71,10 +71,9 @@ from irisrag import vectorindex as upkeep
 from irisrag.errors import EmbedderMismatch, EmbeddingError
 from irisrag.i18n import N_
 from irisrag.vectorindex import FTS_LANGUAGES, IndexPolicy, Maintenance  # noqa: F401  (public here too)
+from irisrag.vectortables import TABLE_PREFIX, chunk_schema, connect, opened_here, table_name  # noqa: F401
 
 log = logging.getLogger(__name__)
-
-TABLE_PREFIX = "chunks_"
 _COLUMNS = ["document_id", "area_id", "chunk_index", "page", "text"]
 QUERY_WORDS = re.compile(r"[^\W_]+")  # query words only: no phrase, field or boolean syntax reaches Lance
 
@@ -104,44 +103,6 @@ class TextHit:
 
     hit: Hit
     bm25: float
-
-
-def table_name(model_key: str) -> str:
-    """Return the LanceDB table name for an embedder key."""
-    return TABLE_PREFIX + (re.sub(r"[^A-Za-z0-9]+", "_", model_key).strip("_") or "default")
-
-
-def chunk_schema(dim: int, model_key: str) -> pa.Schema:
-    """Return the Arrow schema of a chunk table (the model key is kept in its metadata)."""
-    return pa.schema(
-        [
-            pa.field("id", pa.string(), nullable=False),
-            pa.field("document_id", pa.int64(), nullable=False),
-            pa.field("area_id", pa.int64(), nullable=False),
-            pa.field("chunk_index", pa.int32(), nullable=False),
-            pa.field("page", pa.int32(), nullable=True),
-            pa.field("text", pa.string(), nullable=False),
-            pa.field("vector", pa.list_(pa.float32(), dim), nullable=False),
-        ],
-        metadata={"model_key": model_key, "dim": str(dim)},
-    )
-
-
-_OPENED_IN: set[int] = set()  # pids that opened a connection (LanceDB's Rust runtime runs in them)
-
-
-def opened_here() -> bool:
-    """Return True when this process has opened a LanceDB connection (a forked child inherits none of it)."""
-    return os.getpid() in _OPENED_IN
-
-
-def connect(uri: str, *, storage_options: Mapping[str, str] | None = None,
-            read_consistency_seconds: float | None = None) -> Any:
-    """Open a LanceDB connection; object-store options only for a URI with a scheme."""
-    _OPENED_IN.add(os.getpid())
-    interval = None if read_consistency_seconds is None else timedelta(seconds=read_consistency_seconds)
-    options = dict(storage_options or {}) if "://" in uri else {}
-    return lancedb.connect(uri, read_consistency_interval=interval, storage_options=options or None)
 
 
 def _in_list(ids: Sequence[int]) -> str:
@@ -199,6 +160,10 @@ class VectorStore:
                 self._table = table
             return self._table
 
+    def table(self, create: bool = False) -> Any:
+        """Return the raw LanceDB table (None before the first write unless ``create``): for tools measuring LanceDB."""
+        return self._open(create)
+
     def stored_model_keys(self) -> list[str]:
         """Return the embedder keys that have a chunk table at this location."""
         keys = []
@@ -250,6 +215,23 @@ class VectorStore:
             pa.FixedSizeListArray.from_arrays(flat, self.dim),
         ]
         return pa.Table.from_arrays(columns, schema=self.schema)
+
+    def arrow_rows(self, document_id: int, area_id: int, chunks: Sequence[ChunkIn], vectors: np.ndarray) -> pa.Table:
+        """Return a document's chunks as checked, normalised Arrow rows (for ``append``)."""
+        return self._arrow_rows(document_id, area_id, chunks, self._vectors(chunks, vectors))
+
+    def append(self, rows: pa.Table) -> None:
+        """Add prepared rows in one commit, creating the table: bulk loads of new documents only."""
+        self._open(create=True).add(rows)
+
+    def compact(self, *, drop_old_versions: bool = False) -> int:
+        """Compact the table's fragments (and remove every older version if asked); return the fragments left."""
+        table = self._open()
+        if drop_old_versions:
+            table.optimize(cleanup_older_than=timedelta(0), delete_unverified=True)
+        else:
+            upkeep.retry(table.optimize)
+        return table.stats()["fragment_stats"]["num_fragments"]
 
     def replace_document(self, document_id: int, area_id: int, chunks: Sequence[ChunkIn],
                          vectors: np.ndarray) -> None:

@@ -1,4 +1,5 @@
-"""LanceDB tables as a whole, for the system page and backups: list, describe, pin versions, check copies.
+"""LanceDB tables as a whole: connect, name and schema them; for the system page and backups: list,
+describe, pin versions, check copies.
 
 Part of the vector store (with ``vectorstore.py`` and ``vectorindex.py``): the only modules
 that use LanceDB. Services pass a connection (``Components.lancedb_connection``, i.e.
@@ -6,8 +7,17 @@ that use LanceDB. Services pass a connection (``Components.lancedb_connection``,
 """
 from __future__ import annotations
 
+import os
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
+
+import lancedb
+import pyarrow as pa
+
+TABLE_PREFIX = "chunks_"
 
 
 @dataclass(frozen=True)
@@ -19,6 +29,44 @@ class TableInfo:
     version: int
     versions: int
     fulltext: bool
+
+
+def table_name(model_key: str) -> str:
+    """Return the LanceDB table name for an embedder key."""
+    return TABLE_PREFIX + (re.sub(r"[^A-Za-z0-9]+", "_", model_key).strip("_") or "default")
+
+
+def chunk_schema(dim: int, model_key: str) -> pa.Schema:
+    """Return the Arrow schema of a chunk table (the model key is kept in its metadata)."""
+    return pa.schema(
+        [
+            pa.field("id", pa.string(), nullable=False),
+            pa.field("document_id", pa.int64(), nullable=False),
+            pa.field("area_id", pa.int64(), nullable=False),
+            pa.field("chunk_index", pa.int32(), nullable=False),
+            pa.field("page", pa.int32(), nullable=True),
+            pa.field("text", pa.string(), nullable=False),
+            pa.field("vector", pa.list_(pa.float32(), dim), nullable=False),
+        ],
+        metadata={"model_key": model_key, "dim": str(dim)},
+    )
+
+
+_OPENED_IN: set[int] = set()  # pids that opened a connection (LanceDB's Rust runtime runs in them)
+
+
+def opened_here() -> bool:
+    """Return True when this process has opened a LanceDB connection (a forked child inherits none of it)."""
+    return os.getpid() in _OPENED_IN
+
+
+def connect(uri: str, *, storage_options: Mapping[str, str] | None = None,
+            read_consistency_seconds: float | None = None) -> Any:
+    """Open a LanceDB connection; object-store options only for a URI with a scheme."""
+    _OPENED_IN.add(os.getpid())
+    interval = None if read_consistency_seconds is None else timedelta(seconds=read_consistency_seconds)
+    options = dict(storage_options or {}) if "://" in uri else {}
+    return lancedb.connect(uri, read_consistency_interval=interval, storage_options=options or None)
 
 
 def table_names(connection: Any) -> list[str]:

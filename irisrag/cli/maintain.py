@@ -4,10 +4,11 @@ from __future__ import annotations
 import json
 
 import click
-from redis.exceptions import RedisError
 
 from irisrag.cli import command
+from irisrag.errors import QueueUnavailable
 from irisrag.jobs.maintenance import run_maintenance
+from irisrag.jobs.queue import queue_errors
 
 
 @command("maintain")
@@ -18,9 +19,10 @@ from irisrag.jobs.maintenance import run_maintenance
 def maintain(retrain: bool, no_lock: bool, as_json: bool) -> None:
     """Build or refresh the full-text and vector indexes, optimize and remove old LanceDB versions."""
     try:
-        report = run_maintenance(full=True, retrain=retrain, use_lock=not no_lock)
-    except RedisError as exc:
-        raise click.ClickException(f"Redis is not reachable for the maintenance lock ({exc}); "
+        with queue_errors(with_url=False):
+            report = run_maintenance(full=True, retrain=retrain, use_lock=not no_lock)
+    except QueueUnavailable as exc:
+        raise click.ClickException(f"Redis is not reachable for the maintenance lock ({exc.detail}); "
                                    "use --no-lock if no worker is running") from exc
     if as_json:
         click.echo(json.dumps(report, indent=2))

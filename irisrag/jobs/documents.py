@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import re
-import threading
 import time
 import traceback
 import uuid
@@ -23,8 +22,9 @@ from irisrag import components
 from irisrag.errors import Conflict, ImportStopped, IrisRagError
 from irisrag.extensions import db
 from irisrag.i18n import N_
+from irisrag.jobs.heartbeat import Heartbeat
 from irisrag.jobs.maintenance import maintain_after_import
-from irisrag.jobs.queue import enqueue, queue_errors
+from irisrag.jobs.queue import JobInfo, enqueue, info, queue_errors
 from irisrag.models import Document
 from irisrag.models.base import utcnow
 
@@ -67,11 +67,11 @@ def _pointed_job(document_id: int) -> Job | None:
         return None
 
 
-def dead_job(document_id: int) -> Job | None:
+def dead_job(document_id: int) -> JobInfo | None:
     """Return the document's last job when RQ says it ended without finishing (horse killed, stopped)."""
     with queue_errors():
         job = _pointed_job(document_id)
-        return job if job is not None and job.get_status(refresh=False) in ENDED_BADLY else None
+        return info(job) if job is not None and job.get_status(refresh=False) in ENDED_BADLY else None
 
 
 def cancel_job(document_id: int, wait: float = 10.0) -> str | None:
@@ -252,14 +252,28 @@ def _release(lock) -> None:
             time.sleep(1.0)
 
 
+def _pipeline_inputs(doc: Document, force: bool):
+    """Return the pipeline's job and settings for a document, its file re-checked in the source volume."""
+    from irisrag.ingest.ocr import OcrSettings
+    from irisrag.ingest.pipeline import ImportJob, PipelineSettings
+    from irisrag.ingest.stage import recheck_in_volume
+
+    comps, config = components.get(), current_app.config
+    # Re-checked here, at read time: a symlink swapped into the volume since is not followed out.
+    path = recheck_in_volume(config["SRC_VOLUME_PATH"], Path(doc.directory) / doc.name)
+    job = ImportJob(doc.id, doc.area_id, path, doc.kind, doc.sha256,
+                    doc.chunk_count if doc.embedder_key == comps.embedder.key else 0, force)
+    settings = PipelineSettings(config["CHUNK_SIZE"], config["CHUNK_OVERLAP"], config["EMBEDDING_BATCH_SIZE"],
+                                OcrSettings(config["OCR_LANGUAGES"], config["OCR_PAGE_TIMEOUT"]))
+    return job, settings
+
+
 def import_document(document_id: int, force: bool = False, *, use_lock: bool = True, lock=None) -> dict:
     """Run the pipeline for one document (the RQ task; the CLI's --sync calls it in-process).
 
     ``lock``: the document's lock, already held by the caller (a fetch), who releases it.
     """
-    from irisrag.ingest.ocr import OcrSettings
-    from irisrag.ingest.pipeline import ImportJob, PipelineSettings, run_import
-    from irisrag.ingest.stage import recheck_in_volume
+    from irisrag.ingest.pipeline import run_import
 
     with db.connection_context():
         doc = Document.get_or_none(Document.id == document_id)
@@ -272,16 +286,11 @@ def import_document(document_id: int, force: bool = False, *, use_lock: bool = T
         if use_lock and _job_id() == "-":
             _forget_ended_job(document_id)
         progress = RowProgress(document_id, lock)
-        comps, config = components.get(), current_app.config
+        comps = components.get()
         began = time.monotonic()
         log.info("job_start document_id=%s job=%s task=import force=%s", document_id, _job_id(), force)
         try:
-            # Re-checked here, at read time: a symlink swapped into the volume since is not followed out.
-            path = recheck_in_volume(config["SRC_VOLUME_PATH"], Path(doc.directory) / doc.name)
-            job = ImportJob(doc.id, doc.area_id, path, doc.kind, doc.sha256,
-                            doc.chunk_count if doc.embedder_key == comps.embedder.key else 0, force)
-            settings = PipelineSettings(config["CHUNK_SIZE"], config["CHUNK_OVERLAP"], config["EMBEDDING_BATCH_SIZE"],
-                                        OcrSettings(config["OCR_LANGUAGES"], config["OCR_PAGE_TIMEOUT"]))
+            job, settings = _pipeline_inputs(doc, force)
             result = run_import(job, embedder=comps.embedder, store=comps.store, settings=settings, progress=progress)
             # Indexes current for hybrid retrieval; a failure here is logged, never fails the import.
             upkeep = (maintain_after_import(use_lock=use_lock, document_id=document_id)
@@ -304,37 +313,6 @@ def import_document(document_id: int, force: bool = False, *, use_lock: bool = T
                  result.status, result.chunks, (time.monotonic() - began) * 1000)
         return {"document_id": document_id, "status": result.status, "chunks": result.chunks,
                 "timings": result.timings, "maintenance": upkeep}
-
-
-class Heartbeat:
-    """While a step reports no progress of its own (a fetch), renew the lock and touch the row.
-
-    A fetch may legitimately take up to URL_TOTAL_TIMEOUT without a byte of progress; the
-    beat shows the job is alive, so it is never judged "its worker stopped" and retried
-    alongside itself. A killed work horse stops beating, and the verdict follows as before.
-    """
-
-    def __init__(self, document_id: int, lock, every: float) -> None:
-        self.document_id, self.lock, self.every = document_id, lock, every
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="import-heartbeat", daemon=True)
-
-    def __enter__(self) -> Heartbeat:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join(timeout=10)
-
-    def _run(self) -> None:
-        while not self._stop.wait(self.every):
-            try:
-                self.lock.reacquire()
-                with db.connection_context():
-                    Document.update(updated_at=utcnow()).where(Document.id == self.document_id).execute()
-            except Exception as exc:  # the fetch itself decides the outcome; a missed beat is logged
-                log.warning("import_heartbeat_failed document_id=%s error=%s", self.document_id, exc)
 
 
 def fetch_document(document_id: int, force: bool = False, *, use_lock: bool = True) -> dict:

@@ -14,6 +14,7 @@ from typing import BinaryIO
 from irisrag import components
 from irisrag.errors import Conflict, NotFound, QueueUnavailable
 from irisrag.i18n import N_
+from irisrag.jobs.queue import JobInfo
 from irisrag.models import Area, Document
 from irisrag.models.base import utcnow
 from irisrag.models.documents import RUNNING, WORKING
@@ -174,13 +175,13 @@ def _mark_dead_jobs_failed() -> int:
     return sum(_fail_dead(document_id, job) for document_id, job in dead)
 
 
-def _fail_dead(document_id: int, job) -> int:
+def _fail_dead(document_id: int, job: JobInfo) -> int:
     """Fail the row of a dead job and free the lock its killed horse could not release."""
     from irisrag.jobs.documents import free_lock
 
     failed = Document.fail_where((Document.id == document_id) & Document.status.in_(WORKING),
                                  N_("The import stopped unexpectedly (its job ended without finishing). Retry it."),
-                                 f"RQ job {job.id}: {job.get_status(refresh=False)}; {_last_line(job.exc_info)}")
+                                 f"RQ job {job.id}: {job.status}; {_last_line(job.error)}")
     if failed:
         log.warning("import_job_dead document_id=%s job=%s", document_id, job.id)
         free_lock(document_id)
@@ -204,9 +205,8 @@ def _mark_lost_jobs_failed(limit) -> int:
     """
     import time
 
-    from redis.exceptions import RedisError
-
     from irisrag.jobs.documents import pending_job
+    from irisrag.jobs.queue import queue_errors
 
     global _last_lost_check
     if _last_lost_check is not None and time.monotonic() - _last_lost_check < LOST_CHECK_SECONDS:
@@ -214,8 +214,9 @@ def _mark_lost_jobs_failed(limit) -> int:
     _last_lost_check = time.monotonic()
     waiting = Document.select(Document.id).where((Document.status == "queued") & (Document.updated_at < limit))
     try:
-        lost = [d.id for d in waiting.order_by(Document.updated_at).limit(100) if pending_job(d.id) is None]
-    except RedisError:
+        with queue_errors():
+            lost = [d.id for d in waiting.order_by(Document.updated_at).limit(100) if pending_job(d.id) is None]
+    except QueueUnavailable:
         return 0
     if lost:
         log.warning("import_jobs_lost document_ids=%s", lost)

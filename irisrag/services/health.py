@@ -57,7 +57,9 @@ def _database() -> str:
 
 
 def _redis() -> str:
-    components.get().redis.ping()
+    from irisrag.jobs import queue
+
+    queue.check()
     return "ping ok"
 
 

@@ -19,14 +19,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePath
 
-from redis.exceptions import RedisError
-
 from irisrag import components
 from irisrag.errors import IrisRagError, NotFound, QueueUnavailable
 from irisrag.extensions import db
 from irisrag.i18n import N_, english_stored
 from irisrag.ingest import stage
 from irisrag.ingest.extract import SUPPORTED
+from irisrag.jobs import queue
 from irisrag.models import Area, Document
 from irisrag.models.documents import RUNNING
 from irisrag.services import documents, registration
@@ -163,18 +162,12 @@ def rebuild_items(document_id: int | None = None) -> list[Item]:
 
 def redis_answers() -> bool:
     """Return whether the configured Redis answers a ping."""
-    try:
-        return bool(components.get().redis.ping())
-    except RedisError:
-        return False
+    return queue.answers()
 
 
 def workers_listening() -> int:
     """Return how many RQ workers listen on the import queue."""
-    from rq import Worker
-
-    comps = components.get()
-    return len(Worker.all(queue=comps.queue))
+    return queue.worker_count()
 
 
 def entry_for(document_id: int, existed: bool, error: str | None = None) -> Entry:
@@ -212,7 +205,7 @@ def _start_one(item: Item, mode: str, force: bool, use_lock: bool) -> Entry:
         return entry_for(doc.id, not created, _run_now(doc, force, use_lock))
     try:
         documents.queue_import(doc, force=force)
-    except (QueueUnavailable, RedisError) as exc:
+    except QueueUnavailable as exc:
         raise _queue_down(exc) from exc
     return entry_for(doc.id, not created)
 

@@ -1,4 +1,4 @@
-"""OpenID Connect sign-in (authorization code flow with PKCE) with Authlib and joserfc.
+"""OpenID Connect sign-in (authorization code flow with PKCE): the checks; HTTP goes through ``oidc_client``.
 
 ``begin`` builds the provider's authorization URL with a fresh ``state``, ``nonce`` and PKCE
 verifier, which the caller keeps in the session; ``complete`` checks the callback against
@@ -14,13 +14,12 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
 
-import requests
 from authlib.common.security import generate_token
-from authlib.integrations.requests_client import OAuth2Session
 from joserfc import jwt
 from joserfc.errors import JoseError
 from joserfc.jwk import KeySet
 
+from irisrag import oidc_client
 from irisrag.config import DEFAULTS
 from irisrag.errors import DirectoryUnavailable, SignInRefused
 from irisrag.i18n import N_
@@ -52,10 +51,8 @@ class OidcClient:
         if cached and not fresh and time.monotonic() - cached[0] < CACHE_SECONDS:
             return cached[1]
         try:
-            response = requests.get(url, timeout=self.timeout)
-            response.raise_for_status()
-            data = response.json()
-        except (requests.RequestException, ValueError) as exc:
+            data = oidc_client.get_json(url, self.timeout)
+        except oidc_client.ProviderUnreachable as exc:
             raise DirectoryUnavailable(UNREACHABLE, detail=f"GET {url}: {exc}") from exc
         _CACHE[url] = (time.monotonic(), data)
         return data
@@ -68,16 +65,16 @@ class OidcClient:
             raise DirectoryUnavailable(UNREACHABLE, detail=f"discovery document lacks {missing}")
         return data
 
-    def _session(self, redirect_uri: str) -> OAuth2Session:
-        return OAuth2Session(self.client_id, self.settings["OIDC_CLIENT_SECRET"], scope=self.settings["OIDC_SCOPES"],
-                             redirect_uri=redirect_uri, code_challenge_method="S256")
+    def _session(self, redirect_uri: str):
+        return oidc_client.session(self.client_id, self.settings["OIDC_CLIENT_SECRET"], self.settings["OIDC_SCOPES"],
+                                   redirect_uri)
 
     def begin(self, redirect_uri: str) -> tuple[str, dict]:
         """Return the authorization URL and what the callback must match (keep it server-side)."""
         pending = {"state": generate_token(32), "nonce": generate_token(32), "verifier": generate_token(64)}
-        url, _ = self._session(redirect_uri).create_authorization_url(
-            self.metadata()["authorization_endpoint"], state=pending["state"], nonce=pending["nonce"],
-            code_verifier=pending["verifier"])
+        url = oidc_client.authorization_url(
+            self._session(redirect_uri), self.metadata()["authorization_endpoint"], state=pending["state"],
+            nonce=pending["nonce"], code_verifier=pending["verifier"])
         return url, pending
 
     def _check_callback(self, params: Mapping[str, str], pending: Mapping[str, str] | None) -> str:
@@ -94,12 +91,11 @@ class OidcClient:
 
     def _redeem(self, code: str, pending: Mapping[str, str], redirect_uri: str) -> dict:
         try:
-            return self._session(redirect_uri).fetch_token(
-                self.metadata()["token_endpoint"], grant_type="authorization_code", code=code,
-                code_verifier=pending["verifier"], timeout=self.timeout)
-        except requests.RequestException as exc:
+            return oidc_client.redeem(self._session(redirect_uri), self.metadata()["token_endpoint"], code,
+                                      pending["verifier"], self.timeout)
+        except oidc_client.ProviderUnreachable as exc:
             raise DirectoryUnavailable(UNREACHABLE, detail=f"token endpoint: {exc}") from exc
-        except Exception as exc:  # Authlib's OAuthError and friends: the provider refused the code
+        except oidc_client.ProviderRefused as exc:
             raise _refuse(f"token endpoint refused the code: {exc}") from exc
 
     def _keys(self, fresh: bool = False) -> KeySet:
@@ -136,11 +132,8 @@ class OidcClient:
         if not url:
             return {}
         try:
-            response = requests.get(url, headers={"Authorization": f"Bearer {token['access_token']}"},
-                                    timeout=self.timeout)
-            response.raise_for_status()
-            info = response.json()
-        except (requests.RequestException, ValueError, KeyError) as exc:
+            info = oidc_client.get_json(url, self.timeout, bearer=token["access_token"])
+        except (oidc_client.ProviderUnreachable, KeyError) as exc:
             log.warning("oidc_userinfo_failed error=%s", exc)
             return {}
         return info if info.get("sub") == sub else {}  # another subject's data is never merged

@@ -12,13 +12,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from peewee import fn
 
 from irisrag import components, vectortables
-from irisrag.errors import Conflict, NotFound, QueueUnavailable
+from irisrag.errors import Conflict, NotFound
 from irisrag.i18n import N_
+from irisrag.jobs import queue
+from irisrag.jobs.queue import JobInfo
 from irisrag.models import Document
 
 log = logging.getLogger(__name__)
@@ -26,6 +28,7 @@ T = TypeVar("T")
 FAILED_SHOWN = 50
 PRUNE_WINDOW = 200  # failed jobs looked at (and cleared when obsolete) per view of the page
 SUPERSEDED = ("done", "unchanged")  # a later import of the document succeeded
+UNREACHABLE = N_("The job queue (Redis) is not reachable.")
 DOCUMENT_TASKS = ("irisrag.jobs.documents.import_document", "irisrag.jobs.documents.fetch_document")
 
 
@@ -105,8 +108,8 @@ def _guarded(what: str, read: Callable[[], T], failed: Callable[[str], T]) -> T:
 
 # --- queue ----------------------------------------------------------------------
 
-def _document_id(job: Any) -> int | None:
-    if job.func_name in DOCUMENT_TASKS and job.args and isinstance(job.args[0], int):
+def _document_id(job: JobInfo) -> int | None:
+    if job.task in DOCUMENT_TASKS and job.args and isinstance(job.args[0], int):
         return job.args[0]
     return None
 
@@ -116,22 +119,17 @@ def _last_line(text: str | None) -> str:
     return lines[-1][:500] if lines else ""
 
 
-def _failed_jobs(queue: Any) -> tuple[int, tuple[FailedJobView, ...]]:
-    from rq.job import Job
-
-    registry = queue.failed_job_registry
-    ids = registry.get_job_ids(0, PRUNE_WINDOW - 1, desc=True)
-    jobs = [j for j in Job.fetch_many(ids, connection=queue.connection) if j is not None]
+def _failed_jobs() -> tuple[FailedJobView, ...]:
+    jobs = queue.failed_jobs(PRUNE_WINDOW)
     documents = {d.id: d for d in Document.select(Document.id, Document.name, Document.status).where(
         Document.id.in_([i for i in (_document_id(j) for j in jobs) if i is not None] or [0]))}
-    jobs = [j for j in jobs if not _obsolete(registry, j, documents)][:FAILED_SHOWN]
-    views = tuple(FailedJobView(j.id, (j.func_name or "?").rsplit(".", 1)[-1], _document_id(j),
-                                getattr(documents.get(_document_id(j)), "name", None), j.ended_at,
-                                _last_line(j.exc_info)) for j in jobs)
-    return registry.count, views
+    jobs = [j for j in jobs if not _obsolete(j, documents)][:FAILED_SHOWN]
+    return tuple(FailedJobView(j.id, (j.task or "?").rsplit(".", 1)[-1], _document_id(j),
+                               getattr(documents.get(_document_id(j)), "name", None), j.ended_at,
+                               _last_line(j.error)) for j in jobs)
 
 
-def _obsolete(registry: Any, job: Any, documents: dict[int, Document]) -> bool:
+def _obsolete(job: JobInfo, documents: dict[int, Document]) -> bool:
     """Drop a failed job whose document was deleted, or has been imported since: nothing is left to retry."""
     document_id = _document_id(job)
     if document_id is None:
@@ -139,72 +137,50 @@ def _obsolete(registry: Any, job: Any, documents: dict[int, Document]) -> bool:
     doc = documents.get(document_id)
     if doc is not None and doc.status not in SUPERSEDED:
         return False
-    registry.remove(job, delete_job=True)
+    queue.drop_failed(job.id)
     log.info("failed_job_cleared job=%s document_id=%s reason=%s", job.id, document_id,
              "document deleted" if doc is None else f"document {doc.status}")
     return True
 
 
-def _workers(queue: Any) -> tuple[WorkerView, ...]:
-    from rq import Worker
-
-    return tuple(WorkerView(w.name, str(w.get_state()), getattr(w, "last_heartbeat", None), w.get_current_job_id())
-                 for w in sorted(Worker.all(queue=queue), key=lambda w: w.name))
+def _workers() -> tuple[WorkerView, ...]:
+    return tuple(WorkerView(w.name, w.state, w.last_heartbeat, w.current_job) for w in queue.workers())
 
 
 def queue_view() -> QueueView:
     """Return the import queue's lengths, its workers and its recent failed jobs."""
-    comps = components.get()
-
     def read() -> QueueView:
-        queue = comps.queue
-        comps.redis.ping()
-        failed_count, failed = _failed_jobs(queue)
-        return QueueView(queue.name, True, None, queue.count, queue.started_job_registry.count,
-                         queue.scheduled_job_registry.count, queue.deferred_job_registry.count, failed_count,
-                         _workers(queue), failed)
+        failed = _failed_jobs()
+        counts = queue.counts()  # after the pruning, as before: the count shows what is left
+        return QueueView(counts.name, True, None, counts.queued, counts.started, counts.scheduled,
+                         counts.deferred, counts.failed, _workers(), failed)
 
-    return _guarded("queue", read, lambda error: QueueView(comps.config["QUEUE_NAME"], False, error))
+    return _guarded("queue", read, lambda error: QueueView(components.get().config["QUEUE_NAME"], False, error))
 
 
 def requeue_failed(job_id: str) -> str:
     """Put a failed job back on the queue (its document shows queued again); return what was requeued."""
-    from redis.exceptions import RedisError
-    from rq.exceptions import InvalidJobOperation, NoSuchJobError
-
-    queue = components.get().queue
-    _refuse_requeue_without_document(queue, job_id)
-    try:
-        job = queue.failed_job_registry.requeue(job_id)
-    except (NoSuchJobError, InvalidJobOperation) as exc:
-        raise NotFound(N_("There is no such failed job (it may have been requeued already)."), str(exc)) from exc
-    except RedisError as exc:
-        raise QueueUnavailable(N_("The job queue (Redis) is not reachable."), str(exc)) from exc
+    with queue.queue_errors(UNREACHABLE, with_url=False):
+        _refuse_requeue_without_document(job_id)
+        job = queue.requeue_failed(job_id)
+    if job is None:
+        raise NotFound(N_("There is no such failed job (it may have been requeued already)."), job_id)
     document_id = _document_id(job)
     if document_id is not None:
         Document.mark_queued(document_id)
     log.info("job_requeued job=%s document_id=%s", job.id, document_id)
-    return (job.func_name or job.id).rsplit(".", 1)[-1] + (f" (document {document_id})" if document_id else "")
+    return (job.task or job.id).rsplit(".", 1)[-1] + (f" (document {document_id})" if document_id else "")
 
 
-def _refuse_requeue_without_document(queue: Any, job_id: str) -> None:
+def _refuse_requeue_without_document(job_id: str) -> None:
     """Refuse (and clear) a failed job whose document is gone; refuse one whose document is importing."""
-    from redis.exceptions import RedisError
-    from rq.exceptions import NoSuchJobError
-    from rq.job import Job
-
-    try:
-        job = Job.fetch(job_id, connection=queue.connection)
-    except NoSuchJobError:
-        return  # requeue() says so
-    except RedisError as exc:
-        raise QueueUnavailable(N_("The job queue (Redis) is not reachable."), str(exc)) from exc
-    document_id = _document_id(job)
+    job = queue.fetch(job_id)
+    document_id = None if job is None else _document_id(job)  # no job: requeue_failed says so
     if document_id is None:
         return
     doc = Document.get_or_none(Document.id == document_id)
     if doc is None:
-        queue.failed_job_registry.remove(job, delete_job=True)
+        queue.drop_failed(job_id)
         raise NotFound(N_("This job cannot run again: its document (id %(id)s) was deleted. It has been removed."),
                        params={"id": document_id})
     if doc.is_running:

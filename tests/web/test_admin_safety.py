@@ -8,6 +8,7 @@ from rq import SimpleWorker
 
 from irisrag import components
 from irisrag.extensions import db
+from irisrag.jobs import queue as job_queue
 from irisrag.models import Area, Document, User
 from irisrag.services import admin as admin_service
 from irisrag.services import documents, system
@@ -68,7 +69,7 @@ def failed_imports(app, names: list[str]) -> dict[str, tuple[int, str]]:
         ids = {name: documents.import_upload("Handbook", name, b"   ").id for name in names}
         queue = components.get().queue
         SimpleWorker([queue], connection=queue.connection).work(burst=True)
-        jobs = {system._document_id(queue.fetch_job(j)): j for j in queue.failed_job_registry.get_job_ids()}
+        jobs = {system._document_id(job_queue.fetch(j)): j for j in queue.failed_job_registry.get_job_ids()}
     return {name: (doc_id, jobs[doc_id]) for name, doc_id in ids.items()}
 
 
