@@ -178,6 +178,7 @@ class AskResult:
     unsupported: tuple[Unsupported, ...] = ()    # sentences whose cited passage shares no term with them
     question_id: int | None = None               # the QuestionLog row (feedback), None when not recorded
     omitted: int = 0                             # passages left out to fit the model's context window
+    search_query: str = ""                       # the retrieval query actually used ("" or the question: not rewritten)
 
     @property
     def searched(self) -> bool:

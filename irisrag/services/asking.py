@@ -40,6 +40,7 @@ from irisrag.llm import NoLLM
 from irisrag.models import Area, Document
 from irisrag.rag import budget
 from irisrag.rag.answer import SYSTEM_PROMPT, Answer, Token, answer, answer_events, llm_name
+from irisrag.rag.followup import PreviousTurn
 from irisrag.rag.retrieve import Context
 from irisrag.services import access
 from irisrag.services.answer_outcome import (  # noqa: F401 - the message ids are part of this service
@@ -169,28 +170,33 @@ def _search_failed(question: str, areas: Sequence[int], exc: EmbeddingError | Em
 
 # --- entry points ---------------------------------------------------------------------
 
-def ask_from_web(who: int | access.Permitted, question: str | None, requested: Iterable[int] | None) -> AskResult:
-    """Answer a dashboard question; foreign selections are dropped and problems become messages."""
+def ask_from_web(who: int | access.Permitted, question: str | None, requested: Iterable[int] | None, *,
+                 previous: Sequence[PreviousTurn] = (), conversation_id: int | None = None) -> AskResult:
+    """Answer a dashboard question; foreign selections are dropped and problems become messages.
+
+    ``conversation_id`` (the caller checked it is the user's) is continued, else a new one is
+    started; ``previous`` are its earlier turns (not used yet: follow-up rewriting, issue 18).
+    """
     permitted = access.permitted(who)
     prepared = _web_question(permitted, question, requested)
     if isinstance(prepared, AskResult):
         return prepared
     try:
-        found = retrieve(*prepared)
+        found = replace(retrieve(*prepared), conversation_id=conversation_id)
     except (EmbeddingError, EmbedderMismatch) as exc:
         return _search_failed(*prepared, exc)
     return _answered(permitted.user_id, found, _llm(True), record=True)
 
 
-def stream_from_web(who: int | access.Permitted, question: str | None,
-                    requested: Iterable[int] | None) -> Iterator[Event]:
+def stream_from_web(who: int | access.Permitted, question: str | None, requested: Iterable[int] | None, *,
+                    previous: Sequence[PreviousTurn] = (), conversation_id: int | None = None) -> Iterator[Event]:
     """Stream a dashboard answer; foreign selections are dropped and problems become a single Done."""
     permitted = access.permitted(who)
     prepared = _web_question(permitted, question, requested)
     if isinstance(prepared, AskResult):
         return iter([Done(prepared)])
     try:
-        found = retrieve(*prepared)
+        found = replace(retrieve(*prepared), conversation_id=conversation_id)
     except (EmbeddingError, EmbedderMismatch) as exc:
         return iter([Done(_search_failed(*prepared, exc))])
     return _events(permitted.user_id, found, _llm(True), record=True)
@@ -240,6 +246,7 @@ class Retrieved:
     timings: dict[str, float]
     started: float  # time.perf_counter() when retrieval began
     omitted: int = 0  # passages left out to fit the model's context window (budget.fit)
+    conversation_id: int | None = None  # the user's conversation the question continues (None: a new one)
 
     @property
     def hashes(self) -> dict[int, str]:

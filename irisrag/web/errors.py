@@ -9,6 +9,7 @@ from flask_wtf.csrf import CSRFError
 from peewee import InterfaceError, OperationalError
 
 from irisrag.errors import IrisRagError
+from irisrag.web import security
 
 log = logging.getLogger(__name__)
 DATABASE_UNAVAILABLE = "The database is busy or not reachable at the moment. Please try again in a few seconds."
@@ -34,6 +35,9 @@ def init_app(app: Flask) -> None:
         log.warning("csrf_rejected path=%s reason=%s", request.path, exc.description)
         if _wants_json():
             return jsonify(error={"code": "csrf", "message": exc.description}), 400
+        login_endpoint = security.logged_out_of(request.path)
+        if login_endpoint is not None:  # the session ended (expired, logged out elsewhere): log in again
+            return security.session_expired(login_endpoint)
         return _page(400, exc.description)
 
     @app.errorhandler(IrisRagError)
