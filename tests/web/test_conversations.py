@@ -190,8 +190,7 @@ def test_conversations_expired_session_asks_to_log_in_again_instead_of_a_csrf_er
     foreign = expired.post("/ask", data=data, headers={**HX, "HX-Current-URL": "http://evil.example/c/1"})
     assert foreign.headers["HX-Redirect"] == "/login?expired=1"  # only a page of this site is returned to
     page = expired.get("/login?expired=1", headers={"Accept-Language": "de"}).get_data(as_text=True)
-    assert "Ihre Sitzung ist abgelaufen" in page
-    assert "CSRF" not in page
+    assert "Ihre Sitzung ist abgelaufen" in page and 'id="session-expired"' in page
     assert login(expired, "alice", PASSWORD).status_code == 302
     logged_out_elsewhere = app.test_client()
     assert login(logged_out_elsewhere, "alice", PASSWORD).status_code == 302
