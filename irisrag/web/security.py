@@ -127,7 +127,7 @@ def session_expired(login_endpoint: str):
         response.status_code = 401
         response.headers["HX-Redirect"] = target
         return response
-    return redirect(target, 303)
+    return redirect(target)
 
 
 def logged_out_of(path: str) -> str | None:

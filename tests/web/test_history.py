@@ -263,7 +263,7 @@ def test_history_feedback_needs_a_login(app, library):
     anonymous = app.test_client()
     token = csrf_token(anonymous, "/login")
     response = anonymous.post(f"/feedback/{qid}", data={"rating": "down", "csrf_token": token})
-    assert response.status_code == 303 and "/login?expired=1" in response.headers["Location"]
+    assert response.status_code == 302 and "/login?expired=1" in response.headers["Location"]
 
 
 # --- admin -----------------------------------------------------------------------------------------
