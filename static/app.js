@@ -65,6 +65,8 @@
       form.setAttribute("data-stream", turn.getAttribute("data-stream"));
       if (window.htmx) { window.htmx.process(form); }
     }
+    var options = form.querySelector("details.options");
+    if (options) { options.open = false; }
     var url = turn.getAttribute("data-conversation");
     if (url && window.location.pathname !== url) {
       window.history.replaceState({ htmx: true }, document.title, window.location.href);
@@ -174,10 +176,14 @@
     if (button) { copy(button); return; }
     var theme = target.closest("#theme-toggle");
     if (theme) { toggleTheme(theme); return; }
-    var drawer = target.closest("#sidebar-toggle");
-    if (drawer && document.getElementById("sidebar") && isPhone()) {
+    var link = document.getElementById("sidebar-toggle");
+    var sidebar = document.getElementById("sidebar");
+    if (!link || !sidebar) { return; }
+    if (target.closest("#sidebar-toggle") && isPhone()) {
       event.preventDefault();
-      toggleDrawer(drawer);
+      toggleDrawer(link);
+    } else if (sidebar.classList.contains("open") && (target.closest(".close-drawer") || !sidebar.contains(target))) {
+      toggleDrawer(link);  /* the Close button, or a tap beside the drawer */
     }
   });
 
