@@ -110,7 +110,16 @@
     state.target.setAttribute("aria-busy", on ? "true" : "false");
   }
 
+  function retire() {
+    /* a turn that ended early stays in the thread; its ids go, so the next answer's are unique */
+    var old = document.getElementById("turn-pending");
+    if (!old) { return; }
+    old.removeAttribute("id");
+    Array.prototype.forEach.call(old.querySelectorAll("[id]"), function (element) { element.removeAttribute("id"); });
+  }
+
   function start(form, target) {
+    retire();
     var field = form.querySelector("input[name=csrf_token]");
     var state = { form: form, target: target, controller: new AbortController(), finished: false, stopped: false };
     running = state;

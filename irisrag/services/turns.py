@@ -17,6 +17,8 @@ from irisrag.i18n import N_
 from irisrag.models import Area, Document, Feedback, QuestionLog
 from irisrag.rag.answer import to_html
 from irisrag.rag.citations import CheckedAnswer, Unsupported, linked_html
+from irisrag.rag.extractive import highlighter
+from irisrag.rag.lexical import terms
 from irisrag.services import access
 from irisrag.services.answer_views import (
     ANSWERED,
@@ -110,6 +112,8 @@ def _turn(row: QuestionLog, lookups: _Lookups) -> Turn:
     checked = CheckedAnswer(row.answer, (), invalid, unsupported)
     html = linked_html(checked, to_html, href=lambda n: f"#q{row.id}-cite-{n}",
                        note_id=f"q{row.id}-unsupported-note") if row.answer.strip() else ""
+    if html and row.status == EXTRACTIVE:  # as when it was given: the question's terms marked in the passages
+        html = highlighter(terms(row.search_query or row.question))(html)
     withheld = bool(html) and is_withheld(row, lookups.permitted)
     if withheld:  # the answer quotes or retells passages of a searched area this user has lost
         html, unsupported = _withheld_html(), ()
