@@ -167,3 +167,21 @@ def test_browser_conversation_ask_follow_up_reload_back_phone_dark_and_owner_onl
     assert response.status == 404 and FIRST not in intruder.content()
     expect(intruder.locator("#conversation-list a", has_text=FIRST)).to_have_count(0)
     other.close()
+
+
+def test_browser_conversation_without_streaming_htmx_appends_turns_and_pushes_the_url(page, live_server, stub):
+    page.add_init_script("window.irisragStream = true")  # stream.js stands down: htmx posts the form
+    answer = {"message": {"role": "assistant", "content": "".join(WORDS)}, "done": True}
+    stub.add("POST", "/api/chat", Reply(json=answer))  # not streamed
+    problems = watch(page)
+    login(page, live_server, "/login", "erika", "erikapassword")
+    page.wait_for_selector("#question")
+    ask_with_enter(page, FIRST, 1)
+    page.wait_for_url(re.compile(r"/c/\d+$"))
+    url = page.url
+    assert page.get_attribute("#composer", "action") == url.replace(live_server, "") + "/ask"  # now a follow-up
+    ask_with_enter(page, FOLLOW_UP, 2)
+    assert page.url == url and page.evaluate("document.activeElement.id") == "question"
+    expect(page.locator("#conversation-list a", has_text=FIRST)).to_have_count(1)
+    page.reload()
+    assert final_turns(page) == [FIRST, FOLLOW_UP] and problems == []
