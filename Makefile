@@ -7,18 +7,20 @@ PYTHON ?= python3
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q -U pip
-	$(PY) -m pip install -q -e '.[dev]'
+	@echo "Installing IrisRAG into $(VENV) (quietly; this takes a few minutes the first time)..."
+	$(PY) -m pip install -q -q --disable-pip-version-check -U pip
+	$(PY) -m pip install -q -q --disable-pip-version-check -e '.[dev]'
 	touch $@
 
 install: $(VENV)/.installed
 
 translations: install
-	$(VENV)/bin/pybabel compile -d irisrag/translations
+	@$(VENV)/bin/pybabel -q compile -d irisrag/translations
 
 setup: install translations
-	$(PY) scripts/setup_instance.py
+	@$(PY) scripts/setup_instance.py
 
+# The admin password and the URLs come last, in a box, once the web server answers (scripts/welcome.py).
 run: setup
 	$(VENV)/bin/honcho start -f Procfile
 

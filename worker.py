@@ -2,13 +2,15 @@
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import time
+import warnings
 
 from redis.exceptions import RedisError
 from rq import Worker
 
-from irisrag import components, create_app
+from irisrag import components, create_app, vectorstore
 from irisrag.jobs.maintenance import schedule_maintenance
 
 log = logging.getLogger("irisrag.worker")
@@ -45,6 +47,31 @@ def work_until_stopped(make_worker, redis) -> None:
             log.info("worker_redis_back; starting a new worker")
 
 
+FORK_WARNING = "lancedb fork support is experimental"
+_fork_checked = {"warned": False}
+
+
+def quiet_fork_warning() -> None:
+    """Silence LanceDB's warning in every forked work horse, and check before each fork that the reason holds.
+
+    Why forking is safe here: LanceDB's Rust runtime (its ``lancedb-tokio-w`` threads) starts
+    with the first connection, and this process never opens one: the jobs, which do, run in the
+    forked horses. So no LanceDB operation can be in flight at fork time, which is what the
+    warning is about; the idle Python loop thread that importing LanceDB starts is restarted by
+    LanceDB in the child. tests/integration/test_worker_fork.py shows the worker process has no
+    runtime threads after jobs ran, and that no warning reaches the log.
+    """
+    warnings.filterwarnings("ignore", message=FORK_WARNING, category=RuntimeWarning)
+    os.register_at_fork(before=_check_before_fork)
+
+
+def _check_before_fork() -> None:
+    if vectorstore.opened_here() and not _fork_checked["warned"]:
+        _fork_checked["warned"] = True
+        log.error("lancedb_opened_before_fork pid=%s: the worker opened LanceDB, so forking horses is no longer "
+                  "known to be safe; find the call and move it into the job", os.getpid())
+
+
 def main(argv: list[str]) -> None:
     """Run a worker on the configured queue until stopped."""
     app = create_app()
@@ -53,13 +80,15 @@ def main(argv: list[str]) -> None:
         wait_for_redis(comps.redis)
         # Load the embedding model once here: every job's forked work horse inherits it
         # instead of loading it again (about 4 s for the built-in model on 2 cores).
-        # LanceDB is not opened in this process, so nothing of it is mid-operation at fork.
+        # LanceDB is not opened in this process, so nothing of it is mid-operation at fork
+        # (quiet_fork_warning says why, and checks it before every fork).
         # An embedder that is not fork-safe (e5: OpenMP) says so and is loaded by each horse.
         try:
             if getattr(comps.embedder, "warm_before_fork", True):
                 comps.embedder.embed_documents(["warm-up"])
         except Exception as exc:  # a remote embedder that is down must not stop the worker
             log.warning("embedder_warmup_failed error=%s", exc)
+        quiet_fork_warning()
         names = _names(argv[1] if len(argv) > 1 else None)
         # Index upkeep every MAINTENANCE_INTERVAL s: one chain of jobs however many workers start.
         maintenance = schedule_maintenance()

@@ -43,23 +43,28 @@ def features(directory: Path, limit: int, app) -> list[tuple[list, list[str]]]:
             context = build_context(question, [1], embedder=comps.embedder, store=store, settings=options.settings,
                                     query_vector=vector)
             found = extractive.candidates(context)
-            sims = extractive._semantic(question, [u.text for u, _ in found], comps.embedder)
+            sims = extractive.semantic(question, [u.text for u, _ in found], comps.embedder)
             qterms = context.terms
-            rows.append(([(u, p, float(s), extractive._lexical(qterms, u.text)) for (u, p), s in zip(found, sims, strict=False)],
+            rows.append(([(u, p, float(s), extractive.lexical_share(qterms, u.text), qterms)
+                          for (u, p), s in zip(found, sims, strict=False)],
                          gold.get(qid, [])))
     return rows
 
 
-def measure(rows, sem, lex, rank, partial, budget) -> tuple[float, int]:
-    hits, lengths = 0, []
-    for units, gold in rows:
-        scored = sorted((extractive.Scored(u, p, sem * s + lex * x + rank / p - (partial if u.partial else 0))
-                         for u, p, s, x in units), key=lambda i: -i.score)
-        chosen = extractive.select(scored, budget)
-        text = " ".join(c.unit.text for c in chosen)
-        lengths.append(sum(len(c.unit.text) + 4 for c in chosen) + 2 * max(len(chosen) - 1, 0))
-        hits += answers.contains(text, gold)
-    return hits / max(len(rows), 1), int(statistics.median(lengths)) if lengths else 0
+def answer_text(units, params) -> str:
+    """Return the extractive answer's text for one question, as ``extractive.compose`` builds it."""
+    sem, lex, rank, partial, budget = params
+    scored = sorted((extractive.Scored(u, p, sem * s + lex * x + rank / p - (partial if u.partial else 0))
+                     for u, p, s, x, _ in units), key=lambda i: -i.score)
+    qterms = units[0][4] if units else frozenset()
+    return " ".join(extractive.shorten(c.unit.text, qterms, limit) for c, limit in extractive.select(scored, budget))
+
+
+def measure(rows, *params) -> tuple[float, int]:
+    """Return the share of answers holding a gold answer and their median length in characters."""
+    texts = [answer_text(units, params) for units, _ in rows]
+    hits = sum(answers.contains(text, gold) for text, (_, gold) in zip(texts, rows, strict=True))
+    return hits / max(len(rows), 1), int(statistics.median(map(len, texts))) if texts else 0
 
 
 def main() -> None:

@@ -143,6 +143,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("SECRET_KEY", None, "Session signing key. Required outside testing; `make run` generates one into `instance/secret_key`."),
     Setting("INSTANCE_PATH", "instance", "Folder for local state (secret key file, default database, LanceDB, staging); relative paths resolve against the project root."),
     Setting("DATABASE_URL", "sqlite:///instance/irisrag.db", "Metadata database: `sqlite:///path` (WAL mode) or `postgresql://user@host/db`."),
+    Setting("PORT", 5000, "Port the web server listens on at 127.0.0.1 under `make run` (read by the Procfile's `web` line and by the start-up box that shows the URLs).", int),
     Setting("REDIS_URL", "redis://127.0.0.1:6379/0", "Redis for the RQ job queue."),
     Setting("QUEUE_NAME", "irisrag", "RQ queue used for imports."),
     Setting("LANCEDB_URI", "instance/lancedb", "LanceDB location: a local directory or an object-store URI (`s3://bucket/path`)."),
@@ -211,6 +212,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("RERANK_TOP_N", 20, "Candidates the reranker re-orders (from the top of the fused list); the rest keep their order.", _positive),
     Setting("RERANK_EMBEDDER", "e5", "Embedder of the `embedder` reranker: `e5`, `use`, `ollama`, `openai` (the latter two use their OLLAMA_/OPENAI_ settings).", _choice("e5", "use", "ollama", "openai", "fake")),
     Setting("RERANK_WEIGHT", 0.7, "Share of the reranking embedder's score against the fused order (0..1).", _fraction),
+    Setting("FOLLOWUP_REWRITE_SECONDS", 10.0, "Seconds the language model has to rewrite a follow-up question into a standalone search query; after that (or on an error) the previous question's key terms are added instead (README: follow-up questions).", float),
     Setting("QUERY_EXPANSION", "none", "`llm`: the LLM adds keywords, synonyms and their translation into FTS_LANGUAGE to the full-text query (one extra LLM call a question); `none`: off.", _choice("none", "llm")),
     # --- history and feedback ---
     Setting("HISTORY_RETENTION_DAYS", 90, "Days a question, its answer and its feedback are kept in the user's conversations (a conversation left without questions goes with them); `0` keeps them forever. `flask rag prune-history` deletes older ones (asking does it too, at most hourly).", int),

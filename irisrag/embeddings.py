@@ -25,6 +25,7 @@ import requests
 
 from irisrag.config import DEFAULTS
 from irisrag.errors import ConfigurationError, EmbeddingError, IrisRagError
+from irisrag.i18n import N_, Label
 
 log = logging.getLogger(__name__)
 
@@ -74,25 +75,30 @@ def post_json(session: requests.Session, url: str, payload: dict[str, Any], *, t
     """POST JSON and return the decoded answer, turning every failure into ``error``.
 
     ``kinds`` may name a subclass of ``error`` per cause (``timeout``, ``unreachable``,
-    ``refused``: an HTTP error status), so callers tell causes apart by type.
+    ``refused``: an HTTP error status), so callers tell causes apart by type. ``service`` is a
+    message id (``N_``) naming the service as a sentence's subject ("The embedding service").
     """
+    named = {"service": Label(service)}
     kind = {**dict.fromkeys(("timeout", "unreachable", "refused"), error), **(kinds or {})}
     where = f"POST {url} ({context})"
     try:
         resp = session.post(url, json=payload, timeout=timeout, headers=dict(headers or {}))
     except requests.Timeout as exc:
-        raise kind["timeout"](f"{service} did not answer within {timeout:g} s", f"{where}: timeout: {exc}") from exc
+        raise kind["timeout"](N_("%(service)s did not answer within %(seconds)s s"), f"{where}: timeout: {exc}",
+                              params={**named, "seconds": f"{timeout:g}"}) from exc
     except requests.RequestException as exc:
         base = url.split("/", 3)[:3]
-        raise kind["unreachable"](f"{service} at {'/'.join(base)} could not be reached", f"{where}: {exc}") from exc
+        raise kind["unreachable"](N_("%(service)s at %(url)s could not be reached"), f"{where}: {exc}",
+                                  params={**named, "url": "/".join(base)}) from exc
     if resp.status_code >= 400:
-        raise kind["refused"](f"{service} answered with HTTP {resp.status_code}",
-                              f"{where}: HTTP {resp.status_code}: {resp.text[:500]}")
+        raise kind["refused"](N_("%(service)s answered with HTTP %(status)s"),
+                              f"{where}: HTTP {resp.status_code}: {resp.text[:500]}",
+                              params={**named, "status": resp.status_code})
     try:
         return resp.json()
     except ValueError as exc:
-        raise error(f"{service} sent an answer that is not JSON",
-                    f"{where}: {resp.text[:500]!r}") from exc
+        raise error(N_("%(service)s sent an answer that is not JSON"), f"{where}: {resp.text[:500]!r}",
+                    params=named) from exc
 
 
 def _check_matrix(vectors: Any, n: int, dim: int, where: str) -> np.ndarray:
@@ -100,16 +106,17 @@ def _check_matrix(vectors: Any, n: int, dim: int, where: str) -> np.ndarray:
     try:
         matrix = np.asarray(vectors, dtype=np.float32)
     except (TypeError, ValueError) as exc:
-        raise EmbeddingError("The embedding service sent malformed vectors", f"{where}: {exc}") from exc
+        raise EmbeddingError(N_("The embedding service sent malformed vectors"), f"{where}: {exc}") from exc
     if matrix.ndim != 2 or matrix.shape[0] != n:
-        raise EmbeddingError("The embedding service sent malformed vectors",
+        raise EmbeddingError(N_("The embedding service sent malformed vectors"),
                              f"{where}: expected {n} vectors, got shape {matrix.shape}")
     if matrix.shape[1] != dim:
         raise EmbeddingError(
-            f"The embedding model returned {matrix.shape[1]}-dimensional vectors, expected {dim}",
-            f"{where}: expected dimension {dim}, got {matrix.shape[1]}; check the configured dimension")
+            N_("The embedding model returned %(got)d-dimensional vectors, expected %(dim)d"),
+            f"{where}: expected dimension {dim}, got {matrix.shape[1]}; check the configured dimension",
+            params={"got": matrix.shape[1], "dim": dim})
     if not np.isfinite(matrix).all():
-        raise EmbeddingError("The embedding service sent malformed vectors", f"{where}: non-finite values")
+        raise EmbeddingError(N_("The embedding service sent malformed vectors"), f"{where}: non-finite values")
     return normalise_rows(matrix)
 
 
@@ -222,11 +229,11 @@ class OllamaEmbedder(_Base):
     def _embed(self, texts: list[str]) -> np.ndarray:
         endpoint = f"{self.url}/api/embed"
         data = post_json(self.session, endpoint, {"model": self.model, "input": texts},
-                         timeout=self.timeout, error=EmbeddingError, service="The embedding service",
+                         timeout=self.timeout, error=EmbeddingError, service=N_("The embedding service"),
                          context=f"model={self.model}")
         where = f"POST {endpoint} (model={self.model})"
         if not isinstance(data, dict) or "embeddings" not in data:
-            raise EmbeddingError("The embedding service sent an unexpected answer", f"{where}: {str(data)[:300]}")
+            raise EmbeddingError(N_("The embedding service sent an unexpected answer"), f"{where}: {str(data)[:300]}")
         return _check_matrix(data["embeddings"], len(texts), self.dim, where)
 
 
@@ -247,14 +254,14 @@ class OpenAIEmbedder(_Base):
         endpoint = f"{self.base_url}/embeddings"
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         data = post_json(self.session, endpoint, {"model": self.model, "input": texts},
-                         timeout=self.timeout, error=EmbeddingError, service="The embedding service",
+                         timeout=self.timeout, error=EmbeddingError, service=N_("The embedding service"),
                          context=f"model={self.model}", headers=headers)
         where = f"POST {endpoint} (model={self.model})"
         try:
             items = sorted(data["data"], key=lambda item: int(item["index"]))
             vectors = [item["embedding"] for item in items]
         except (KeyError, TypeError, ValueError) as exc:
-            raise EmbeddingError("The embedding service sent an unexpected answer",
+            raise EmbeddingError(N_("The embedding service sent an unexpected answer"),
                                  f"{where}: {exc!r}: {str(data)[:300]}") from exc
         return _check_matrix(vectors, len(texts), self.dim, where)
 
@@ -317,5 +324,5 @@ def build_embedder(config: Mapping[str, Any]) -> Embedder:
                               int(get("OPENAI_EMBED_DIM")), float(get("OLLAMA_TIMEOUT")))
     if kind == "fake":
         return FakeEmbedder(delay=float(get("FAKE_EMBED_DELAY") or 0.0))
-    raise ConfigurationError(f"Unknown embedder {kind!r}",
-                             "IRISRAG_EMBEDDER must be one of: use, e5, ollama, openai, fake")
+    raise ConfigurationError(N_("Unknown embedder %(kind)s"), "IRISRAG_EMBEDDER must be one of: use, e5, ollama, openai, fake",
+                             params={"kind": repr(kind)})

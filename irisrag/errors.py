@@ -1,9 +1,13 @@
-"""Typed domain errors: each carries a user-facing message and a technical detail.
+"""Typed domain errors: each carries a message id with its parameters, and a technical detail.
 
-Edges translate them: an HTMX fragment (message, detail for admins), a JSON error for
-the API, ``click.ClickException`` in the CLI, a ``failed`` status in jobs.
+The message id is English text marked with ``N_`` (so the catalogue extraction finds it), with
+named ``%(name)s`` placeholders filled from ``params`` — never a formatted f-string. Edges
+translate it: the web in the user's language (``translated``), the API and the CLI in English
+(``message``) with the stable ``code``, a job stores it on the row (``stored``).
 """
 from __future__ import annotations
+
+from irisrag.i18n import english, render, stored_message
 
 
 class IrisRagError(Exception):
@@ -15,17 +19,19 @@ class IrisRagError(Exception):
     def __init__(self, message: str, detail: str = "", *, params: dict | None = None) -> None:
         self.msgid = message
         self.params = dict(params or {})
-        message = message % self.params if params else message
+        message = english(message, self.params)
         super().__init__(message)
         self.message = message
         self.detail = detail
 
     def translated(self, gettext) -> str:
         """Return the message in the user's language (params marked as labels are translated too)."""
-        from irisrag.i18n import Label
+        return render(self.msgid, self.params, gettext)
 
-        params = {k: gettext(str(v)) if isinstance(v, Label) else v for k, v in self.params.items()}
-        return gettext(self.msgid, **params) if params else gettext(self.msgid)
+    @property
+    def stored(self) -> str:
+        """The message as a text column keeps it (``irisrag.i18n.stored_message``), for the ``translated`` filter."""
+        return stored_message(self.msgid, self.params)
 
     def __str__(self) -> str:
         return self.message

@@ -54,6 +54,7 @@ without which LanceDB serves the snapshot it opened forever.
 from __future__ import annotations
 
 import logging
+import os
 import re
 import threading
 from collections.abc import Mapping, Sequence
@@ -68,6 +69,7 @@ from lancedb.query import MatchQuery
 
 from irisrag import vectorindex as upkeep
 from irisrag.errors import EmbedderMismatch, EmbeddingError
+from irisrag.i18n import N_
 from irisrag.vectorindex import FTS_LANGUAGES, IndexPolicy, Maintenance  # noqa: F401  (public here too)
 
 log = logging.getLogger(__name__)
@@ -125,9 +127,18 @@ def chunk_schema(dim: int, model_key: str) -> pa.Schema:
     )
 
 
+_OPENED_IN: set[int] = set()  # pids that opened a connection (LanceDB's Rust runtime runs in them)
+
+
+def opened_here() -> bool:
+    """Return True when this process has opened a LanceDB connection (a forked child inherits none of it)."""
+    return os.getpid() in _OPENED_IN
+
+
 def connect(uri: str, *, storage_options: Mapping[str, str] | None = None,
             read_consistency_seconds: float | None = None) -> Any:
     """Open a LanceDB connection; object-store options only for a URI with a scheme."""
+    _OPENED_IN.add(os.getpid())
     interval = None if read_consistency_seconds is None else timedelta(seconds=read_consistency_seconds)
     options = dict(storage_options or {}) if "://" in uri else {}
     return lancedb.connect(uri, read_consistency_interval=interval, storage_options=options or None)
@@ -169,7 +180,7 @@ class VectorStore:
         stored = table.schema.field("vector").type.list_size
         if stored != self.dim:
             raise EmbedderMismatch(
-                "The stored vectors have another dimension than the configured embedder; a rebuild is needed",
+                N_("The stored vectors have another dimension than the configured embedder; a rebuild is needed"),
                 f"table {self.table_name} at {self.uri} holds {stored}-d vectors, embedder {self.model_key} makes {self.dim}-d",
             )
 
@@ -216,11 +227,11 @@ class VectorStore:
         matrix = np.asarray(vectors, dtype=np.float32)
         if matrix.shape != (len(chunks), self.dim):
             raise EmbeddingError(
-                "The embedder returned vectors of the wrong shape",
+                N_("The embedder returned vectors of the wrong shape"),
                 f"expected ({len(chunks)}, {self.dim}) for {self.table_name}, got {matrix.shape}",
             )
         if not np.isfinite(matrix).all():
-            raise EmbeddingError("The embedder returned invalid vectors", "vectors contain NaN or infinity")
+            raise EmbeddingError(N_("The embedder returned invalid vectors"), "vectors contain NaN or infinity")
         norms = np.linalg.norm(matrix, axis=1, keepdims=True)
         return (matrix / np.where(norms > 0, norms, 1.0)).astype(np.float32, copy=False)
 
@@ -296,7 +307,7 @@ class VectorStore:
             return []
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
         if query.shape != (self.dim,):
-            raise EmbeddingError("The query vector has the wrong dimension",
+            raise EmbeddingError(N_("The query vector has the wrong dimension"),
                                  f"expected {self.dim} for {self.table_name}, got {query.shape}")
         table = self._open()
         if table is None:

@@ -23,11 +23,17 @@ def command(*args, **kwargs):
                 with db.connection_context():
                     return fn(*a, **kw)
             except IrisRagError as exc:
-                raise click.ClickException(exc.message + (f" ({exc.detail})" if exc.detail else "")) from exc
+                raise click.ClickException(cli_message(exc)) from exc
 
         return rag.command(*args, **kwargs)(wrapper)
 
     return decorate
+
+
+def cli_message(exc: IrisRagError) -> str:
+    """The CLI's form of a domain error: English text, the technical detail, and the stable code (as the API's)."""
+    detail = f" ({exc.detail})" if exc.detail else ""
+    return f"{exc.message}{detail} [{exc.code}]"
 
 
 def init_app(app: Flask) -> None:

@@ -10,6 +10,7 @@ import click
 
 from irisrag import components
 from irisrag.cli import command
+from irisrag.i18n import english_stored
 from irisrag.llm import NoLLM
 from irisrag.llm_auto import AutoLLM
 from irisrag.models import Area, User
@@ -35,7 +36,7 @@ def result_json(result: asking.AskResult) -> dict:
         "answer": to_terminal(result.answer_text),
         "llm": result.llm,
         "extractive": result.extractive,
-        "error": " ".join(filter(None, [result.error, result.error_detail])) or None,
+        "error": " ".join(filter(None, [english_stored(result.error), result.error_detail])) or None,
         "sources": [{"document_id": s.document_id, "name": s.name, "area": s.area_name, "score": s.score}
                     for s in result.sources],
         "context": [{"document_id": c.document_id, "chunk_index": c.chunk_index, "score": c.score}
@@ -46,7 +47,7 @@ def result_json(result: asking.AskResult) -> dict:
 
 def _echo_result(result: asking.AskResult) -> None:
     if result.error:
-        click.echo(f"Note: {result.error}" + (f" ({result.error_detail})" if result.error_detail else ""), err=True)
+        click.echo(f"Note: {english_stored(result.error)}" + (f" ({result.error_detail})" if result.error_detail else ""), err=True)
     click.echo(to_terminal(result.answer_text))
     click.echo("")
     if not result.sources:

@@ -12,7 +12,7 @@ import click
 from flask import current_app
 
 from irisrag import components
-from irisrag.cli import command
+from irisrag.cli import command, eval_followups
 from irisrag.evaluation import beir, runner
 from irisrag.evaluation.metrics import METRICS
 from irisrag.models import EvalRun
@@ -113,10 +113,14 @@ def _params(options: runner.EvalOptions, limit: int | None, negatives: list[str]
 @click.option("--rerank", type=click.Choice(["embedder", "llm"]), default=None,
               help="Also score hybrid with this reranker (RERANK_* settings) as mode hybrid+rerank.")
 @click.option("--expand", is_flag=True, help="Also score hybrid with LLM query expansion as mode hybrid+expand.")
+@click.option("--followups", is_flag=True,
+              help="Score follow-up questions made from this set (pairs of questions on one document, the second "
+                   "with a pronoun; README: follow-up questions) with and without the conversation; --limit counts "
+                   "pairs (default 200).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def eval_command(dataset_dir: Path, split: str, mode: str, limit: int | None, fts_language: str | None,
                  scratch: Path | None, negatives: tuple[Path, ...], per_query: Path | None, name: str | None,
-                 rerank: str | None, expand: bool, as_json: bool) -> None:
+                 rerank: str | None, expand: bool, followups: bool, as_json: bool) -> None:
     """Measure retrieval on a BEIR dataset (corpus.jsonl, queries.jsonl, qrels/SPLIT.tsv).
 
     Every question goes through the product's context building (ranking, gate, caps, found
@@ -125,15 +129,19 @@ def eval_command(dataset_dir: Path, split: str, mode: str, limit: int | None, ft
     """
     comps = components.get()
     config = comps.config
-    dataset = beir.load(dataset_dir, split, limit, name=name)
-    if not dataset.queries:
-        raise click.ClickException(f"No judged queries in split {split!r} of {dataset_dir}.")
-    off_topic = [beir.load(path, "test") for path in negatives]
     options = runner.EvalOptions(
         settings=RetrievalSettings.from_config(config), chunk_size=int(config["CHUNK_SIZE"]),
         chunk_overlap=int(config["CHUNK_OVERLAP"]), fts_language=fts_language or config["FTS_LANGUAGE"],
         batch_size=int(config["EMBEDDING_BATCH_SIZE"]))
     folder = scratch or Path(current_app.instance_path) / "tmp" / "eval"
+    if followups:
+        report, params = eval_followups.run(beir.load(dataset_dir, split, name=name), limit or 200, options, folder)
+        _report(report, params, as_json)
+        return
+    dataset = beir.load(dataset_dir, split, limit, name=name)
+    if not dataset.queries:
+        raise click.ClickException(f"No judged queries in split {split!r} of {dataset_dir}.")
+    off_topic = [beir.load(path, "test") for path in negatives]
     modes: list = list(MODES) if mode == "all" else [mode]
     progress = lambda line: click.echo(line, err=True)  # noqa: E731
     params = _params(options, limit, [d.name for d in off_topic])
@@ -156,6 +164,11 @@ def eval_command(dataset_dir: Path, split: str, mode: str, limit: int | None, ft
                                 negatives=off_topic, per_query=lines, settings=params)
     finally:  # an interrupted run keeps what the reranker embedded so far
         _flush_rerank_cache(modes)
+    _report(report, params, as_json)
+
+
+def _report(report: runner.Report, params: dict, as_json: bool) -> None:
+    """Store the report's runs and print it with the change against the last run of the same settings."""
     previous = _save(report, params)
     if as_json:
         click.echo(json.dumps(_json(report, previous), indent=2))

@@ -15,16 +15,23 @@ from irisrag.services import inspector
 @click.option("--document", "document_id", type=int, required=True, help="Document id to trace.")
 @click.option("--user", default=None, help="Search the areas this user's question would search.")
 @click.option("--area", "areas", multiple=True, help="Area name (repeatable); without --user: the areas to search.")
+@click.option("--previous", default="", help="The previous question: trace QUESTION as its follow-up.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def inspect_command(question: str, document_id: int, user: str | None, areas: tuple[str, ...], as_json: bool) -> None:
+def inspect_command(question: str, document_id: int, user: str | None, areas: tuple[str, ...], previous: str,
+                    as_json: bool) -> None:
     """Show every chunk of a document with its ranks, lexical score and the gate that dropped it."""
-    trace = inspector.trace(question, document_id, user_ident=user, area_idents=list(areas))
+    search = inspector.search(question, previous) if previous.strip() else None
+    trace = inspector.trace(search.text if search else question, document_id, user_ident=user,
+                            area_idents=list(areas))
     if as_json:
-        data = asdict(trace)
+        data = {**asdict(trace), **({"search": asdict(search)} if search else {})}
         for chunk in data["chunks"]:
             chunk["text"] = chunk["text"][:200]
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
         return
+    if search:
+        timing = f" rewrite={search.seconds:.2f}s" if search.seconds is not None else ""
+        click.echo(f"searched for: {search.text} ({search.rule}{timing}{'; ' + search.failure if search.failure else ''})")
     click.echo(f"mode={trace.mode} window={trace.candidates} areas={list(trace.area_ids)}")
     click.echo("chunk  vector  fulltext  fused  lexical  gate")
     for c in trace.chunks:

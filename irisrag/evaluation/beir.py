@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from irisrag.errors import ValidationError
+from irisrag.i18n import N_
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,7 @@ def _jsonl(path: Path) -> Iterator[dict]:
                 try:
                     yield json.loads(line)
                 except json.JSONDecodeError as exc:
-                    raise ValidationError("The dataset is not valid JSON Lines", f"{path}:{number}: {exc}") from exc
+                    raise ValidationError(N_("The dataset is not valid JSON Lines"), f"{path}:{number}: {exc}") from exc
 
 
 def document_text(record: dict) -> str:
@@ -71,7 +72,7 @@ def read_qrels(path: Path) -> dict[str, dict[str, int]]:
                 continue  # the header
             if len(parts) < 3:
                 if line.strip():
-                    raise ValidationError("The qrels file is malformed", f"{path}:{number}: {line.strip()!r}")
+                    raise ValidationError(N_("The qrels file is malformed"), f"{path}:{number}: {line.strip()!r}")
                 continue
             if int(parts[2]) > 0:
                 qrels.setdefault(parts[0], {})[parts[1]] = int(parts[2])
@@ -84,7 +85,7 @@ def load(directory: str | Path, split: str = "test", limit: int | None = None, *
     files = [path / "corpus.jsonl", path / "queries.jsonl", path / "qrels" / f"{split}.tsv"]
     missing = [str(f) for f in files if not f.is_file()]
     if missing:
-        raise ValidationError("This is not a BEIR dataset directory (or the split does not exist)",
+        raise ValidationError(N_("This is not a BEIR dataset directory (or the split does not exist)"),
                               f"missing: {', '.join(missing)}")
     corpus = {str(r["_id"]): document_text(r) for r in _jsonl(files[0])}
     qrels = read_qrels(files[2])

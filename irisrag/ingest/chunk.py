@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from irisrag.errors import ValidationError
+from irisrag.i18n import N_
 from irisrag.ingest.pages import Page
 
 PARAGRAPH = "\n\n"
@@ -43,10 +44,10 @@ def normalize_whitespace(text: str) -> str:
 def validate_chunking(size: int, overlap: int) -> None:
     """Refuse a chunk size or overlap that cannot produce progress."""
     if not isinstance(size, int) or isinstance(size, bool) or size <= 0:
-        raise ValidationError("The chunk size must be a positive number of characters", f"size={size!r}", "size")
+        raise ValidationError(N_("The chunk size must be a positive number of characters"), f"size={size!r}", "size")
     if not isinstance(overlap, int) or isinstance(overlap, bool) or not 0 <= overlap < size:
         raise ValidationError(
-            "The chunk overlap must be at least 0 and smaller than the chunk size",
+            N_("The chunk overlap must be at least 0 and smaller than the chunk size"),
             f"size={size!r} overlap={overlap!r}",
             "overlap",
         )

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path, PurePath
 
 from irisrag.errors import ExtractionError, UnsupportedFileType
+from irisrag.i18n import N_, Label
 from irisrag.ingest.extract_html import MAX_HTML_CHARS, extract_html_bytes, extract_html_text
 from irisrag.ingest.extract_odf import epub_pages, odp_pages, ods_pages, odt_pages
 from irisrag.ingest.extract_office import docx_pages, pptx_pages, xlsx_pages
@@ -58,7 +59,7 @@ _SNIFF_BYTES = 8192
 _ALLOWED_CONTROLS = frozenset(b"\t\n\r\f\x1b")
 _UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
 
-EMPTY_MESSAGE = "The file contains no extractable text (a scanned PDF or an empty file?)"
+EMPTY_MESSAGE = N_("The file contains no extractable text (a scanned PDF or an empty file?)")
 
 
 def supported_types_text() -> str:
@@ -71,10 +72,10 @@ def kind_for(filename: str) -> str:
     suffix = PurePath(filename).suffix.lower()
     kind = SUPPORTED.get(suffix)
     if kind is None:
-        shown = suffix or "(no extension)"
+        shown = suffix or Label(N_("(no extension)"))
         raise UnsupportedFileType(
-            f"The file type {shown} is not supported. Supported types: {supported_types_text()}",
-            f"file name {filename!r}",
+            N_("The file type %(type)s is not supported. Supported types: %(supported)s"),
+            f"file name {filename!r}", params={"type": shown, "supported": supported_types_text()},
         )
     return kind
 
@@ -85,11 +86,11 @@ def _read_bytes(path: Path, limit: int) -> bytes:
         size = path.stat().st_size
         if size > limit:
             raise ExtractionError(
-                "The file is too large to extract as text", f"{path}: {size} bytes, limit {limit}"
+                N_("The file is too large to extract as text"), f"{path}: {size} bytes, limit {limit}"
             )
         return path.read_bytes()
     except OSError as exc:
-        raise ExtractionError("The file could not be read", f"{path}: {exc}") from exc
+        raise ExtractionError(N_("The file could not be read"), f"{path}: {exc}") from exc
 
 
 def _utf16_text(data: bytes) -> str | None:
@@ -106,7 +107,7 @@ def check_not_binary(data: bytes, name: str = "") -> None:
     controls = sum(1 for byte in sample if byte < 32 and byte not in _ALLOWED_CONTROLS)
     if b"\x00" in data or (sample and controls / len(sample) > _BINARY_CONTROL_SHARE):
         raise ExtractionError(
-            "The file looks like a binary file, not text; check its type",
+            N_("The file looks like a binary file, not text; check its type"),
             f"{name}: NUL bytes or {controls} control characters in the first {len(sample)} bytes",
         )
 
@@ -176,7 +177,8 @@ def iter_pages(path: Path, kind: str | None = None, ocr: OcrSettings | None = No
         yield Page(None, extract_html_file(path))
     else:
         raise UnsupportedFileType(
-            f"The file type is not supported. Supported types: {supported_types_text()}", f"kind {kind!r}"
+            N_("The file type is not supported. Supported types: %(supported)s"), f"kind {kind!r}",
+            params={"supported": supported_types_text()},
         )
 
 

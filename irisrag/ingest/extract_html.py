@@ -165,7 +165,7 @@ def extract_html_text(html: str, url: str | None = None) -> str:
     """Return the main content of an HTML page as Markdown, falling back to plain text."""
     if len(html) > MAX_HTML_CHARS:
         raise ExtractionError(
-            "The HTML page is too large to extract", f"{len(html)} characters, limit {MAX_HTML_CHARS}"
+            N_("The HTML page is too large to extract"), f"{len(html)} characters, limit {MAX_HTML_CHARS}"
         )
     docbook = docbook_text(html)
     if docbook:
@@ -195,6 +195,6 @@ def extract_html_bytes(data: bytes, url: str | None = None, charset: str | None 
     """Return the main content of fetched or stored HTML bytes as Markdown (or plain text)."""
     if len(data) > MAX_HTML_CHARS:
         raise ExtractionError(
-            "The HTML page is too large to extract", f"{len(data)} bytes, limit {MAX_HTML_CHARS}"
+            N_("The HTML page is too large to extract"), f"{len(data)} bytes, limit {MAX_HTML_CHARS}"
         )
     return extract_html_text(decode_html(data, charset), url)

@@ -17,6 +17,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from irisrag.errors import ExtractionError
+from irisrag.i18n import N_
 from irisrag.ingest.pages import Page
 from irisrag.ingest.pdf_guard import BOMB_MESSAGE, check_pdf_streams
 from irisrag.ingest.pdf_text import clean_page, join_hyphenation, learn_running_lines
@@ -42,10 +43,10 @@ def check_pdf_header(path: Path) -> None:
         with path.open("rb") as fh:
             head = fh.read(HEADER_WINDOW)
     except OSError as exc:
-        raise ExtractionError("The file could not be read", f"{path}: {exc}") from exc
+        raise ExtractionError(N_("The file could not be read"), f"{path}: {exc}") from exc
     if b"%PDF-" not in head:
         raise ExtractionError(
-            "The file is named .pdf but is not a PDF", f"{path}: no %PDF- header in the first {HEADER_WINDOW} bytes"
+            N_("The file is named .pdf but is not a PDF"), f"{path}: no %PDF- header in the first {HEADER_WINDOW} bytes"
         )
 
 
@@ -120,10 +121,10 @@ def open_pdf(path: Path) -> PdfFile:
             document = pdfium.PdfDocument(str(path))
     except pdfium.PdfiumError as exc:
         if "password" in str(exc).lower():
-            raise ExtractionError("The PDF is encrypted and needs a password", f"{path}: {exc}") from exc
-        raise ExtractionError("The PDF is damaged and cannot be read", f"{path}: {exc}") from exc
+            raise ExtractionError(N_("The PDF is encrypted and needs a password"), f"{path}: {exc}") from exc
+        raise ExtractionError(N_("The PDF is damaged and cannot be read"), f"{path}: {exc}") from exc
     except OSError as exc:
-        raise ExtractionError("The file could not be read", f"{path}: {exc}") from exc
+        raise ExtractionError(N_("The file could not be read"), f"{path}: {exc}") from exc
     pdf = PdfFile(path, document)
     try:
         check_pdf_streams(path, _is_encrypted(document))
@@ -132,7 +133,7 @@ def open_pdf(path: Path) -> PdfFile:
         raise
     if pdf.pages == 0:
         pdf.close()
-        raise ExtractionError("The PDF is damaged and cannot be read", f"{path}: no pages")
+        raise ExtractionError(N_("The PDF is damaged and cannot be read"), f"{path}: no pages")
     return pdf
 
 

@@ -17,7 +17,7 @@ from urllib.parse import urljoin, urlsplit
 import requests
 
 from irisrag.errors import BlockedAddress, FetchError, FileTooLarge, HostNotFound
-from irisrag.i18n import N_
+from irisrag.i18n import N_, Label
 from irisrag.ingest.guarded_http import Deadline, guarded_adapter
 from irisrag.ingest.netguard import Allowlist, checked_addresses
 
@@ -93,8 +93,9 @@ def kind_for_content_type(content_type: str | None) -> str:
     kind = CONTENT_KINDS.get(mime)
     if kind is None:
         raise FetchError(
-            f"The URL returned an unsupported content type ({mime or 'none given'})",
+            N_("The URL returned an unsupported content type (%(type)s)"),
             f"Content-Type={content_type!r}; accepted: {', '.join(sorted(CONTENT_KINDS))}",
+            params={"type": mime or Label(N_("none given"))},
         )
     return kind
 
@@ -137,13 +138,13 @@ def _network_error(exc: Exception, url: str, timeout: float) -> FetchError:
         return FetchError(N_("The server sent an invalid response (too many or too long headers)"),
                           f"{url}: {text}")
     if isinstance(exc, requests.Timeout) or "timed out" in text.lower():
-        return FetchError(f"The server did not answer: timed out after {timeout:g} s", f"{url}: {text}",
-                          retryable=True)
+        return FetchError(N_("The server did not answer: timed out after %(seconds)s s"), f"{url}: {text}",
+                          retryable=True, params={"seconds": f"{timeout:g}"})
     if isinstance(exc, requests.exceptions.SSLError):
-        return FetchError("The secure connection (TLS) to the server failed", f"{url}: {text}")
+        return FetchError(N_("The secure connection (TLS) to the server failed"), f"{url}: {text}")
     if isinstance(exc, requests.exceptions.TooManyRedirects):
-        return FetchError("The URL redirects too often", f"{url}: {text}")
-    return FetchError("The server could not be reached", f"{url}: {type(exc).__name__}: {text}", retryable=True)
+        return FetchError(N_("The URL redirects too often"), f"{url}: {text}")
+    return FetchError(N_("The server could not be reached"), f"{url}: {type(exc).__name__}: {text}", retryable=True)
 
 
 def _check_length(response: requests.Response, max_bytes: int, url: str) -> None:
@@ -151,8 +152,8 @@ def _check_length(response: requests.Response, max_bytes: int, url: str) -> None
     declared = response.headers.get("Content-Length", "")
     if declared.strip().isdigit() and int(declared) > max_bytes:
         raise FileTooLarge(
-            f"The document is larger than the limit of {_megabytes(max_bytes)}",
-            f"{url}: Content-Length {declared} > {max_bytes}",
+            N_("The document is larger than the limit of %(size)s"),
+            f"{url}: Content-Length {declared} > {max_bytes}", params={"size": _megabytes(max_bytes)},
         )
 
 
@@ -169,8 +170,8 @@ def _read_body(response: requests.Response, max_bytes: int, url: str, deadline: 
         body += piece
         if len(body) > max_bytes:
             raise FileTooLarge(
-                f"The document is larger than the limit of {_megabytes(max_bytes)}",
-                f"{url}: more than {max_bytes} bytes received",
+                N_("The document is larger than the limit of %(size)s"),
+                f"{url}: more than {max_bytes} bytes received", params={"size": _megabytes(max_bytes)},
             )
         if deadline.expired:
             raise _too_slow(url, deadline.seconds)
@@ -251,12 +252,13 @@ def _follow(session: requests.Session, adapter: requests.adapters.HTTPAdapter, u
             if response.status_code in REDIRECT_CODES and response.headers.get("Location"):
                 target = urljoin(current, response.headers["Location"])
                 if target in seen:
-                    raise FetchError("The URL redirects in a loop", f"{current} -> {target}")
+                    raise FetchError(N_("The URL redirects in a loop"), f"{current} -> {target}")
                 log.info("fetch_redirect from=%s to=%s status=%d", current, target, response.status_code)
                 current = target
                 continue
             return _finish(response, url, current, max_bytes, timeout, deadline)
-    raise FetchError(f"The URL redirects too often (more than {max_redirects} times)", f"{url}: last {current}")
+    raise FetchError(N_("The URL redirects too often (more than %(num)d times)"), f"{url}: last {current}",
+                     params={"num": max_redirects})
 
 
 def _finish(
@@ -266,8 +268,9 @@ def _finish(
     if response.status_code >= 400 or response.status_code < 200 or response.status_code in REDIRECT_CODES:
         reason = response.reason or ""
         raise FetchError(
-            f"The server answered HTTP {response.status_code} {reason}".rstrip(), f"{current}",
+            N_("The server answered HTTP %(status)s"), f"{current}",
             retryable=response.status_code >= 500 or response.status_code == 429,
+            params={"status": f"{response.status_code} {reason}".rstrip()},
         )
     declared = response.headers.get("Content-Type", "")
     if parse_content_type(declared)[0] not in ("", "application/octet-stream", "binary/octet-stream"):

@@ -18,6 +18,7 @@ from urllib3.exceptions import NewConnectionError
 from urllib3.poolmanager import PoolManager
 
 from irisrag.errors import BlockedAddress
+from irisrag.i18n import N_
 from irisrag.ingest.netguard import Allowlist, checked_addresses
 
 
@@ -80,7 +81,7 @@ class _GuardedConnectionMixin:
 
     def _new_conn(self) -> socket.socket:
         if self.guard is None:
-            raise BlockedAddress("The connection was refused by the URL guard", "connection without a guard")
+            raise BlockedAddress(N_("The connection was refused by the URL guard"), "connection without a guard")
         host = self._dns_host
         addresses = checked_addresses(host, self.port, self.guard)
         error: NewConnectionError | None = None
@@ -160,7 +161,7 @@ class GuardedAdapter(HTTPAdapter):
 
     def proxy_manager_for(self, proxy: str, **proxy_kwargs: Any) -> Any:
         """Refuse proxies: a proxy would resolve and connect outside the guard."""
-        raise BlockedAddress("URL import does not use proxies", f"proxy {proxy!r} refused")
+        raise BlockedAddress(N_("URL import does not use proxies"), f"proxy {proxy!r} refused")
 
 
 def guarded_adapter(guard: Allowlist, deadline: Deadline | None = None) -> GuardedAdapter:

@@ -30,7 +30,7 @@ def check_package(path: Path) -> None:
         with path.open("rb") as handle:
             head = handle.read(8)
     except OSError as exc:
-        raise ExtractionError("The file could not be read", f"{path}: {exc}") from exc
+        raise ExtractionError(N_("The file could not be read"), f"{path}: {exc}") from exc
     if head.startswith(_OLE):  # Office keeps a password-protected DOCX/XLSX/PPTX in an OLE2 container
         raise ExtractionError(ENCRYPTED, f"{path}: OLE2 compound file (an encrypted Office package)")
     try:

@@ -17,10 +17,11 @@ import zlib
 from pathlib import Path
 
 from irisrag.errors import ExtractionError
+from irisrag.i18n import N_
 
 log = logging.getLogger(__name__)
 
-BOMB_MESSAGE = "A page of the PDF expands to far more data than a document page holds; it was not read"
+BOMB_MESSAGE = N_("A page of the PDF expands to far more data than a document page holds; it was not read")
 # A text page's content stream is kilobytes; an uncompressed 600-dpi A4 colour scan ~100 MiB.
 MAX_STREAM_BYTES = 64 << 20
 MAX_IMAGE_BYTES = 256 << 20

@@ -27,6 +27,7 @@ from irisrag.errors import (
     PathOutsideVolume,
     ValidationError,
 )
+from irisrag.i18n import N_
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +53,7 @@ def url_file_name(url: str, kind: str = "html", extension: str | None = None) ->
     pages and text are staged as Markdown (.md), other kinds keep their own extension.
     """
     if kind not in URL_KINDS:
-        raise ValidationError(f"Unknown document kind {kind!r}", f"url={url!r}", "kind")
+        raise ValidationError(N_("Unknown document kind %(kind)s"), f"url={url!r}", "kind", params={"kind": repr(kind)})
     parts = [part for part in urlsplit(url).path.split("/") if part]
     last = unquote(parts[-1]) if parts else ""
     stem, _extension = os.path.splitext(last)
@@ -64,23 +65,24 @@ def url_file_name(url: str, kind: str = "html", extension: str | None = None) ->
 def safe_file_name(name: str) -> str:
     """Return a bare, NFC-normalised file name; refuse paths, control characters and dot names."""
     if not isinstance(name, str) or not name.strip():
-        raise InvalidFileName("The file name is empty", repr(name))
+        raise InvalidFileName(N_("The file name is empty"), repr(name))
     name = unicodedata.normalize("NFC", name.strip())
     if "/" in name or "\\" in name:
         raise InvalidFileName(
-            "The file name must not contain a folder (/ or \\)", f"{name!r} contains a path separator"
+            N_("The file name must not contain a folder (/ or \\)"), f"{name!r} contains a path separator"
         )
     bad = [ch for ch in name if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp")]
     if bad:
         # Cf covers invisible and bidi override characters that disguise an extension.
         raise InvalidFileName(
-            "The file name contains control or invisible characters", f"{name!r}: {[hex(ord(c)) for c in bad]}"
+            N_("The file name contains control or invisible characters"), f"{name!r}: {[hex(ord(c)) for c in bad]}"
         )
     if set(name) == {"."}:
-        raise InvalidFileName("The file name must not consist of dots only", repr(name))
+        raise InvalidFileName(N_("The file name must not consist of dots only"), repr(name))
     if len(name.encode("utf-8")) > MAX_NAME_BYTES:
         raise InvalidFileName(
-            f"The file name is too long (more than {MAX_NAME_BYTES} bytes)", f"{len(name.encode('utf-8'))} bytes"
+            N_("The file name is too long (more than %(num)d bytes)"), f"{len(name.encode('utf-8'))} bytes",
+            params={"num": MAX_NAME_BYTES},
         )
     return name
 
@@ -112,8 +114,8 @@ def _write_atomically(directory: Path, name: str, data: Data, max_bytes: int | N
                 written += len(block)
                 if max_bytes is not None and written > max_bytes:
                     raise FileTooLarge(
-                        f"The file is larger than the limit of {size_text(max_bytes)}",
-                        f"{name}: more than {max_bytes} bytes",
+                        N_("The file is larger than the limit of %(size)s"),
+                        f"{name}: more than {max_bytes} bytes", params={"size": size_text(max_bytes)},
                     )
                 handle.write(block)
             handle.flush()
@@ -129,9 +131,11 @@ def _write_atomically(directory: Path, name: str, data: Data, max_bytes: int | N
 def staging_dir(root: Path | str, subdir: str, area_id: int | None = None) -> Path:
     """Return root/subdir/<area id> (root/subdir without an area: the flat layout of older installations)."""
     if subdir not in STAGING_DIRS:
-        raise ValidationError(f"Unknown staging folder {subdir!r}", f"expected one of {STAGING_DIRS}", "subdir")
+        raise ValidationError(N_("Unknown staging folder %(name)s"), f"expected one of {STAGING_DIRS}", "subdir",
+                              params={"name": repr(subdir)})
     if area_id is not None and (not isinstance(area_id, int) or isinstance(area_id, bool) or area_id < 1):
-        raise ValidationError(f"Invalid area id {area_id!r}", "expected a positive integer", "area")
+        raise ValidationError(N_("Invalid area id %(id)s"), "expected a positive integer", "area",
+                              params={"id": repr(area_id)})
     return Path(root) / subdir if area_id is None else Path(root) / subdir / str(area_id)
 
 
@@ -145,7 +149,7 @@ def stage_bytes(root: Path | str, subdir: str, name: str, data: Data, max_bytes:
         return _write_atomically(directory, name, data, max_bytes)
     except OSError as exc:
         raise ConfigurationError(
-            "The file could not be saved in the staging folder (is it writable?)", f"{directory}: {exc}"
+            N_("The file could not be saved in the staging folder (is it writable?)"), f"{directory}: {exc}"
         ) from exc
 
 
@@ -153,12 +157,13 @@ def volume_root(volume: str | Path | None) -> Path:
     """Return the real path of the configured source volume; refuse a missing setting or folder."""
     if volume is None or not str(volume).strip():
         raise ValidationError(
-            "The source volume is not configured (IRISRAG_SRC_VOLUME_PATH)", "SRC_VOLUME_PATH is empty"
+            N_("The source volume is not configured (IRISRAG_SRC_VOLUME_PATH)"), "SRC_VOLUME_PATH is empty"
         )
     path = Path(volume)
     if not path.is_dir():
         raise ValidationError(
-            f"The source volume {path} does not exist or is not a folder", f"SRC_VOLUME_PATH={str(volume)!r}"
+            N_("The source volume %(path)s does not exist or is not a folder"), f"SRC_VOLUME_PATH={str(volume)!r}",
+            params={"path": str(path)},
         )
     return path.resolve(strict=True)
 
@@ -168,21 +173,29 @@ def _inside(root: Path, candidate: Path, shown: str) -> Path:
     resolved = candidate.resolve(strict=False)
     if not resolved.is_relative_to(root):
         raise PathOutsideVolume(
-            "The path leads outside the source volume", f"{shown!r} resolves to {resolved}, volume {root}"
+            N_("The path leads outside the source volume"), f"{shown!r} resolves to {resolved}, volume {root}"
         )
     return resolved
 
 
-def _regular_file(resolved: Path, shown: str, where: str) -> Path:
-    """Return the path when it is an existing regular file; raise NotFound/ValidationError otherwise."""
+def _regular_file(resolved: Path, shown: str, at: Path | None = None) -> Path:
+    """Return the path when it is an existing regular file; raise NotFound/ValidationError otherwise.
+
+    A missing file is reported "in the source volume", or ``at`` the path where it was expected.
+    """
     try:
         exists = resolved.exists()
     except OSError as exc:  # a name too long for the file system: bad input, not a server error
-        raise ValidationError(f"The path {shown[:200]} cannot be used", f"{str(resolved)[:500]}: {exc.strerror}") from exc
+        raise ValidationError(N_("The path %(path)s cannot be used"), f"{str(resolved)[:500]}: {exc.strerror}",
+                              params={"path": shown[:200]}) from exc
     if not exists:
-        raise NotFound(f"The file {shown} was not found {where}", str(resolved))
+        if at is None:
+            raise NotFound(N_("The file %(name)s was not found in the source volume"), str(resolved),
+                           params={"name": shown})
+        raise NotFound(N_("The file %(name)s was not found at %(path)s"), str(resolved),
+                       params={"name": shown, "path": str(at)})
     if not resolved.is_file():
-        raise ValidationError(f"{shown} is not a regular file", str(resolved))
+        raise ValidationError(N_("%(name)s is not a regular file"), str(resolved), params={"name": shown})
     return resolved
 
 
@@ -191,18 +204,18 @@ def resolve_in_volume(volume: str | Path | None, relpath: str) -> Path:
     root = volume_root(volume)
     text = (relpath or "").strip()
     if not text:
-        raise ValidationError("Enter the path of the file inside the source volume", repr(relpath), "path")
+        raise ValidationError(N_("Enter the path of the file inside the source volume"), repr(relpath), "path")
     if "\x00" in text:
-        raise InvalidFileName("The path contains a NUL character", repr(relpath))
+        raise InvalidFileName(N_("The path contains a NUL character"), repr(relpath))
     rel = PurePosixPath(text.replace("\\", "/"))
     if rel.is_absolute() or re.match(r"^[A-Za-z]:", text):
         raise PathOutsideVolume(
-            "Give the path relative to the source volume, not an absolute path", f"{relpath!r}, volume {root}"
+            N_("Give the path relative to the source volume, not an absolute path"), f"{relpath!r}, volume {root}"
         )
     if ".." in rel.parts:
-        raise PathOutsideVolume("The path must not contain '..'", repr(relpath))
+        raise PathOutsideVolume(N_("The path must not contain '..'"), repr(relpath))
     resolved = _inside(root, root.joinpath(*rel.parts), text)
-    return _regular_file(resolved, text, "in the source volume")
+    return _regular_file(resolved, text)
 
 
 def recheck_in_volume(volume: str | Path | None, path: Path) -> Path:
@@ -218,14 +231,14 @@ def recheck_in_volume(volume: str | Path | None, path: Path) -> Path:
     if not (path.is_relative_to(root) or path.is_relative_to(Path(volume).absolute())):
         return path
     shown = str(path.relative_to(root if path.is_relative_to(root) else Path(volume).absolute()))
-    return _regular_file(_inside(root, path, shown), shown, "in the source volume")
+    return _regular_file(_inside(root, path, shown), shown)
 
 
 def original_file_name(original_path: str) -> str:
     """Return the file name part of a POSIX or Windows path."""
     name = re.split(r"[\\/]", (original_path or "").strip())[-1]
     if not name:
-        raise ValidationError("The path has no file name (it ends with a folder)", repr(original_path), "path")
+        raise ValidationError(N_("The path has no file name (it ends with a folder)"), repr(original_path), "path")
     return name
 
 
@@ -236,11 +249,11 @@ def find_by_original_path(volume: str | Path | None, original_path: str) -> Path
     candidate = root / name
     if not os.path.lexists(candidate):
         raise NotFound(
-            f"The file {name} was not found in the source volume; copy it to {candidate} first",
-            f"original path {original_path!r}, expected {candidate}",
+            N_("The file %(name)s was not found in the source volume; copy it to %(path)s first"),
+            f"original path {original_path!r}, expected {candidate}", params={"name": name, "path": str(candidate)},
         )
     resolved = _inside(root, candidate, name)
-    return _regular_file(resolved, name, f"at {candidate}")
+    return _regular_file(resolved, name, candidate)
 
 
 def stage_into_volume(volume: str | Path | None, src: Path | str) -> tuple[Path, str]:
@@ -248,7 +261,7 @@ def stage_into_volume(volume: str | Path | None, src: Path | str) -> tuple[Path,
     root = volume_root(volume)
     source = Path(src)
     if not source.is_file():
-        raise NotFound(f"The file {source} was not found", str(source))
+        raise NotFound(N_("The file %(path)s was not found"), str(source), params={"path": str(source)})
     original = os.path.abspath(source)
     name = safe_file_name(source.name)
     try:
@@ -257,6 +270,6 @@ def stage_into_volume(volume: str | Path | None, src: Path | str) -> tuple[Path,
         shutil.copystat(source, dest)
     except OSError as exc:
         raise ConfigurationError(
-            "The file could not be copied into the source volume", f"{source} -> {root}: {exc}"
+            N_("The file could not be copied into the source volume"), f"{source} -> {root}: {exc}"
         ) from exc
     return dest, original

@@ -43,6 +43,11 @@ def _pointer(document_id: int) -> str:
     return f"irisrag:{_prefix()}:doc-job:{document_id}"
 
 
+def pointer_key(document_id: int) -> str:
+    """Return the Redis key that holds the id of the document's latest job."""
+    return _pointer(document_id)
+
+
 def pending_job(document_id: int) -> Job | None:
     """Return the document's queued or running job, if any."""
     job = _pointed_job(document_id)
@@ -165,7 +170,7 @@ class RowProgress:
         if self.lock is not None:
             self.lock.reacquire()
         if not Document.mark_stage(self.document_id, stage, done, total):
-            raise ImportStopped("The import was stopped (cancelled, or marked failed meanwhile).",
+            raise ImportStopped(N_("The import was stopped (cancelled, or marked failed meanwhile)."),
                                 f"document {self.document_id} left the running states at stage {stage}")
 
 
@@ -187,11 +192,11 @@ def record_failure(document_id: int, exc: BaseException, stage: str | None = Non
     from redis.exceptions import RedisError
 
     if isinstance(exc, IrisRagError):
-        message, detail = exc.message, exc.detail
+        message, detail = exc.stored, exc.detail
     elif isinstance(exc, RedisError):
         message, detail = REDIS_LOST, f"{type(exc).__name__}: {exc}"
     else:
-        message, detail = "The import failed unexpectedly.", ""
+        message, detail = N_("The import failed unexpectedly."), ""
     tail = "".join(traceback.format_exception(exc)[-3:])
     detail = "\n".join(part for part in (f"stage: {stage}" if stage else "", detail, tail) if part)
     Document.mark_failed(document_id, message, detail[:8000])
@@ -263,7 +268,7 @@ def import_document(document_id: int, force: bool = False, *, use_lock: bool = T
         held = lock is not None
         lock = lock if held else _lock(document_id) if use_lock else _NoLock()
         if not held and not lock.acquire():
-            raise Conflict("This document is being imported by another job.", f"document {document_id}")
+            raise Conflict(N_("This document is being imported by another job."), f"document {document_id}")
         if use_lock and _job_id() == "-":
             _forget_ended_job(document_id)
         progress = RowProgress(document_id, lock)
@@ -345,7 +350,7 @@ def fetch_document(document_id: int, force: bool = False, *, use_lock: bool = Tr
         lock = _lock(document_id) if use_lock else _NoLock()
         if not lock.acquire():
             _no_retry_unless_network(None)
-            raise Conflict("This document is being imported by another job.", f"document {document_id}")
+            raise Conflict(N_("This document is being imported by another job."), f"document {document_id}")
         try:
             if not _fetch_and_stage(doc, lock):  # cancelled (or failed) before it began: nothing to do
                 return {"document_id": document_id, "status": Document.get_by_id(document_id).status}

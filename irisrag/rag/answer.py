@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -23,6 +23,7 @@ from irisrag.errors import LLMNotConfigured, LLMUnavailable
 from irisrag.rag import extractive
 from irisrag.rag.citations import CheckedAnswer, check
 from irisrag.rag.extractive import Embedder
+from irisrag.rag.followup import PreviousTurn, plain_answer
 
 if TYPE_CHECKING:
     from irisrag.rag.retrieve import Context, ContextChunk
@@ -80,10 +81,14 @@ def format_context(context: Context) -> str:
     return "\n\n".join(f"{_label(c)}\n{c.hit.text.strip()}" for c in context.chunks)
 
 
-def build_messages(question: str, context: Context) -> list[dict[str, str]]:
-    """Return the chat messages: the system prompt, then the numbered context and the question."""
+def build_messages(question: str, context: Context,
+                   previous: Sequence[PreviousTurn] = ()) -> list[dict[str, str]]:
+    """Return the chat messages: the system prompt, the previous turns (citation numbers removed),
+    then the numbered context and the question."""
     user = f"Context:\n\n{format_context(context)}\n\nQuestion: {question.strip()}"
-    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
+    turns = [m for t in previous for m in ({"role": "user", "content": t.question.strip()},
+                                           {"role": "assistant", "content": plain_answer(t.answer)})]
+    return [{"role": "system", "content": SYSTEM_PROMPT}, *turns, {"role": "user", "content": user}]
 
 
 def llm_name(llm: object | None) -> str:
@@ -111,13 +116,16 @@ def reply_text(reply: Any) -> str:
 
 
 def answer(question: str, context: Context, llm: ChatModel | None, *,
-           hashes: Mapping[int, str] | None = None, embedder: Embedder | None = None) -> Answer:
+           hashes: Mapping[int, str] | None = None, embedder: Embedder | None = None,
+           previous: Sequence[PreviousTurn] = ()) -> Answer:
     """Answer the question from the context with the LLM in one piece (``answer_events`` drained).
 
     ``hashes`` maps document ids to the SHA-256 of the indexed version, for the citation ids;
-    ``embedder`` (the one retrieval used) helps choose the extractive answer's sentences.
+    ``embedder`` (the one retrieval used) helps choose the extractive answer's sentences;
+    ``previous``: the conversation's earlier turns that fit the prompt (``budget.fit_turns``).
     """
-    for event in answer_events(question, context, llm, hashes=hashes, stream=False, embedder=embedder):
+    for event in answer_events(question, context, llm, hashes=hashes, stream=False, embedder=embedder,
+                               previous=previous):
         if isinstance(event, Answer):
             return event
     raise RuntimeError("answer_events ended without its Answer")
@@ -125,7 +133,8 @@ def answer(question: str, context: Context, llm: ChatModel | None, *,
 
 def answer_events(question: str, context: Context, llm: ChatModel | None, *,
                   hashes: Mapping[int, str] | None = None, stream: bool = True,
-                  embedder: Embedder | None = None) -> Iterator[Token | Answer]:
+                  embedder: Embedder | None = None,
+                  previous: Sequence[PreviousTurn] = ()) -> Iterator[Token | Answer]:
     """Yield the model's reply as ``Token`` events, then the final ``Answer``; never raise.
 
     The one place that decides the outcome: no context gives the no-context message without
@@ -146,7 +155,7 @@ def answer_events(question: str, context: Context, llm: ChatModel | None, *,
     start, parts, timings = time.perf_counter(), [], {}
     tokens = None
     try:
-        tokens = _tokens(llm, build_messages(question, context), stream)
+        tokens = _tokens(llm, build_messages(question, context, previous), stream)
         for piece in tokens:
             if not parts and stream:
                 timings["llm_first_token"] = time.perf_counter() - start

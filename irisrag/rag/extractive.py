@@ -7,10 +7,12 @@ No model is downloaded or called besides what retrieval already loaded. Every un
           + LEXICAL  * share of the question's weighted terms in the unit   (lexical.py)
           + RANK     / position of its passage            the fused rank (1 = best)
 
-minus ``PARTIAL_PENALTY`` for a unit cut by the passage's edge (chunk overlap). The best
-units are taken, best first, while the answer stays within ``budget`` characters (the
-first one always; a unit longer than the whole budget is shortened at a word boundary
-with an ellipsis, keeping the part around the question's terms). Each unit ends with its
+minus ``PARTIAL_PENALTY`` for a unit cut by the passage's edge (chunk overlap); such a
+unit is dropped when it lies inside another unit. The best units are taken whole, best
+first, while the answer stays within ``budget`` characters (the first one always; a unit
+longer than the whole budget is shortened at a word boundary with an ellipsis, keeping the
+part around the question's terms); the next unit that does not fit is shortened to the room
+left when that is at least ``FILL_MIN_CHARS``. Each unit ends with its
 citation ``[n]``; list items are kept as a list, a table as a table. The weights were tuned
 on the first half of the xquad/de and xquad/en questions (README: extractive answers) and
 checked on the second half.
@@ -29,7 +31,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from irisrag.rag.lexical import normal_form, term_list, term_weight, terms
-from irisrag.rag.sentences import UNIT_ITEM, UNIT_TABLE, Unit, units
+from irisrag.rag.sentences import UNIT_HEADING, UNIT_ITEM, UNIT_TABLE, Unit, units
 
 if TYPE_CHECKING:
     from irisrag.rag.retrieve import Context
@@ -39,6 +41,7 @@ log = logging.getLogger(__name__)
 SEMANTIC, LEXICAL, RANK, PARTIAL_PENALTY = 1.0, 1.0, 0.15, 0.25
 BUDGET_CHARS = 300
 MIN_UNIT_CHARS = 12
+FILL_MIN_CHARS = 60  # the least room worth filling with a shortened unit
 
 
 class Embedder(Protocol):
@@ -56,7 +59,7 @@ class Scored:
     score: float
 
 
-def _lexical(question_terms: frozenset[str], text: str) -> float:
+def lexical_share(question_terms: frozenset[str], text: str) -> float:
     """Return the weighted share of the question's terms found in the text (0..1)."""
     if not question_terms:
         return 0.0
@@ -64,7 +67,7 @@ def _lexical(question_terms: frozenset[str], text: str) -> float:
     return sum(map(term_weight, found)) / sum(map(term_weight, question_terms))
 
 
-def _semantic(question: str, texts: list[str], embedder: Embedder | None) -> np.ndarray:
+def semantic(question: str, texts: list[str], embedder: Embedder | None) -> np.ndarray:
     if embedder is None or not texts:
         return np.zeros(len(texts), dtype=np.float32)
     try:
@@ -76,32 +79,42 @@ def _semantic(question: str, texts: list[str], embedder: Embedder | None) -> np.
 
 
 def candidates(context: Context) -> list[tuple[Unit, int]]:
-    """Return every distinct unit of the context passages with its passage number."""
+    """Return every distinct unit of the context passages but headings, with its passage number."""
     seen: set[str] = set()
     found: list[tuple[Unit, int]] = []
     for chunk in context.chunks:
         for unit in units(chunk.hit.text, starts_document=chunk.hit.chunk_index == 0):
             key = " ".join(unit.text.lower().split())
-            if len(key) >= MIN_UNIT_CHARS and key not in seen:
+            if len(key) >= MIN_UNIT_CHARS and key not in seen and unit.kind != UNIT_HEADING:
                 seen.add(key)
                 found.append((unit, chunk.position))
-    return found
+    return _without_fragments(found)
+
+
+def _without_fragments(found: list[tuple[Unit, int]]) -> list[tuple[Unit, int]]:
+    """Drop partial units whose text lies inside another unit (the same sentence cut by chunk overlap)."""
+    texts = [" ".join(u.text.lower().split()) for u, _ in found]
+
+    def inside(i: int) -> bool:
+        return any(len(other) > len(texts[i]) and texts[i] in other for other in texts)
+
+    return [item for i, item in enumerate(found) if not (item[0].partial and inside(i))]
 
 
 def score_units(question: str, context: Context, embedder: Embedder | None) -> list[Scored]:
     """Score every unit of the context for the question, best first."""
     found = candidates(context)
     question_terms = context.terms or terms(question)
-    similarity = _semantic(question, [u.text for u, _ in found], embedder)
+    similarity = semantic(question, [u.text for u, _ in found], embedder)
     scored = [
-        Scored(unit, position, float(SEMANTIC * sim + LEXICAL * _lexical(question_terms, unit.text)
+        Scored(unit, position, float(SEMANTIC * sim + LEXICAL * lexical_share(question_terms, unit.text)
                                      + RANK / position - (PARTIAL_PENALTY if unit.partial else 0.0)))
         for (unit, position), sim in zip(found, similarity, strict=True)
     ]
     return sorted(scored, key=lambda s: -s.score)
 
 
-def _shorten(text: str, question_terms: frozenset[str], limit: int) -> str:
+def shorten(text: str, question_terms: frozenset[str], limit: int) -> str:
     """Cut a long unit to about ``limit`` characters around its first question term."""
     if len(text) <= limit:
         return text
@@ -116,17 +129,26 @@ def _shorten(text: str, question_terms: frozenset[str], limit: int) -> str:
     return ("… " if start else "") + " ".join(kept) + " …"
 
 
-def select(scored: Sequence[Scored], budget: int = BUDGET_CHARS) -> list[Scored]:
-    """Take the best units while the answer stays within the budget (the first one always)."""
-    chosen: list[Scored] = []
+def select(scored: Sequence[Scored], budget: int = BUDGET_CHARS) -> list[tuple[Scored, int]]:
+    """Take the best units, each with the characters it may use, while the answer stays within the budget.
+
+    The first unit is always taken (shortened to the budget if longer). Units that fit are
+    taken whole; once the next one does not fit, it is taken shortened to what is left
+    around the question's terms when at least ``FILL_MIN_CHARS`` remain, and selection ends.
+    """
+    chosen: list[tuple[Scored, int]] = []
     used = 0
     for item in scored:
         size = len(item.unit.text) + 5
-        if chosen and used + size > budget:
+        room = budget - used
+        if chosen and size > room:
+            if room - 5 >= FILL_MIN_CHARS and item.unit.kind != UNIT_TABLE:
+                chosen.append((item, room - 5))
+                break
             continue
-        chosen.append(item)
-        used += size
-        if used >= budget * 0.8:
+        chosen.append((item, budget))
+        used += min(size, budget + 5)
+        if used >= budget * 0.8 and budget - used < FILL_MIN_CHARS + 5:
             break
     return chosen
 
@@ -144,8 +166,8 @@ def compose(question: str, context: Context, embedder: Embedder | None, *, budge
     chosen = select(score_units(question, context, embedder), budget)
     question_terms = context.terms or terms(question)
     blocks: list[str] = []
-    for item in chosen:
-        text = item.unit.text if item.unit.kind == UNIT_TABLE else _shorten(item.unit.text, question_terms, budget)
+    for item, limit in chosen:
+        text = item.unit.text if item.unit.kind == UNIT_TABLE else shorten(item.unit.text, question_terms, limit)
         line = _line(item, text)
         if item.unit.kind == UNIT_ITEM and blocks and blocks[-1].lstrip().startswith(("-", "*", "+")) \
                 and "\n" not in blocks[-1]:

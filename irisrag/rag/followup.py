@@ -1,12 +1,195 @@
-"""Follow-up questions: the earlier turns of a conversation that a new question may refer to."""
+"""Follow-up questions: what retrieval searches for, given the conversation's previous turns.
+
+A follow-up ("und für Debian 12?", "Wann wurde sie gebaut?") means more than its words. The
+retrieval query is chosen once per question (``search_query``):
+
+No previous turns
+    the question as asked.
+
+A language model is available (rule ``rewritten``)
+    one short model call rewrites the question into a standalone question from the last
+    ``REWRITE_TURNS`` turns (each answer cut to ``REWRITE_ANSWER_CHARS``). The reply is read as
+    a stream and cut off at its first line break or ``REWRITE_MAX_CHARS`` characters (about 100
+    tokens: the stream is closed there, so the model stops writing); the call has
+    ``FOLLOWUP_REWRITE_SECONDS`` seconds (run on a pool of four threads; a call past its time
+    is left to end on the client's own timeout, its stream closed at the next piece). It is
+    timed as the stage ``rewrite``. Its text is the
+    query of both the full-text and the vector search.
+
+No model, or the rewrite failed, timed out or was empty (rule ``key_terms``)
+    when the question looks elliptic, the previous question's key terms are appended to it, and
+    both the full-text and the vector search use that text; any other question is searched as
+    asked (a change of topic must not drag the old one along). Elliptic: the question has a
+    referring word (``REFERRING_WORDS``: "es", "sie", "dort", "dafür", "it", "they", "there",
+    ...), starts with a continuation ("und", "oder", "aber", "auch", "and", "or", "but",
+    "what about", "how about"), or has at most two terms of its own ("und für Debian 12?").
+    Key terms: the words of the latest previous question whose
+    normal form (``lexical.normal_form``: not a stop word, at least two characters) is not
+    already among the follow-up's terms, each normal form once, in the order asked, at most
+    ``MAX_KEY_TERMS`` (8). When the latest previous question gives fewer than two (it was an
+    elliptic follow-up itself), the one before it is read too. A failed rewrite never fails the
+    question.
+
+The answer prompt gets the previous turns as earlier chat messages (``answer.build_messages``),
+the newest that fit into ``budget.fit_turns``; citation numbers of old answers are removed, as
+they point into contexts the model no longer sees.
+"""
 from __future__ import annotations
 
+import logging
+import re
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
+
+from irisrag.rag import lexical
+
+log = logging.getLogger(__name__)
+
+ASKED, REWRITTEN, KEY_TERMS = "asked", "rewritten", "key_terms"  # SearchQuery.rule
+MAX_KEY_TERMS = 8
+REWRITE_TURNS = 3
+REWRITE_ANSWER_CHARS = 600
+REWRITE_MAX_CHARS = 300
+REWRITE_PROMPT = (
+    "You rewrite the user's last message into one standalone search question that can be "
+    "understood without the conversation: replace pronouns and ellipses by what they refer to. "
+    "Keep the language of the last message. Reply with the question only, on one line."
+)
+
+REFERRING_WORDS = frozenset("""
+    es sie er ihn ihm ihnen ihr dies diese dieser dieses diesem diesen dort dorthin daher dafür
+    dagegen davon damit dabei darauf daran darin darüber dazu derselbe dieselbe dasselbe
+    it they them its their this these those there he she him her his same
+""".split())
+CONTINUATIONS = ("und", "oder", "aber", "auch", "and", "or", "but", "also", "what about", "how about")
+MAX_ELLIPTIC_TERMS = 2
+
+_CITATION = re.compile(r"\s*\[\d+\]")
+_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="rewrite")
 
 
 @dataclass(frozen=True)
 class PreviousTurn:
-    """An earlier question of the conversation and the answer it got (Markdown)."""
+    """A turn of the conversation before the current question: what was asked and answered."""
 
     question: str
     answer: str
+
+
+@dataclass(frozen=True)
+class SearchQuery:
+    """What retrieval searches for, by which rule, the rewrite's seconds (None: no call) and why it failed."""
+
+    text: str
+    rule: str = ASKED
+    seconds: float | None = None
+    failure: str | None = None
+
+
+def key_terms(question: str, previous: Sequence[PreviousTurn]) -> list[str]:
+    """Return the previous questions' key terms the follow-up lacks (the documented rule, module docstring)."""
+    seen = set(lexical.terms(question))
+    found: list[str] = []
+    for turn in reversed(previous[-2:]):
+        for match in lexical.tokens(turn.question):
+            form = lexical.normal_form(match.group())
+            if form and form not in seen and len(found) < MAX_KEY_TERMS:
+                seen.add(form)
+                found.append(match.group())
+        if len(found) >= 2:
+            break
+    return found
+
+
+def is_elliptic(question: str) -> bool:
+    """Tell whether a question leans on the previous one: a referring word, a continuation, or few terms."""
+    words = [m.group().casefold() for m in lexical.tokens(question)]
+    opening = " ".join(words[:2])
+    return (any(w in REFERRING_WORDS for w in words) or len(lexical.terms(question)) <= MAX_ELLIPTIC_TERMS
+            or any(opening == c or opening.startswith(c + " ") for c in CONTINUATIONS))
+
+
+def with_key_terms(question: str, previous: Sequence[PreviousTurn], failure: str | None = None) -> SearchQuery:
+    """Return an elliptic question with the previous question's key terms appended (rule ``key_terms``)."""
+    terms = key_terms(question, previous) if is_elliptic(question) else []
+    text = " ".join([question, *terms]) if terms else question
+    return SearchQuery(text, KEY_TERMS, None, failure)
+
+
+def search_query(question: str, previous: Sequence[PreviousTurn], llm: object | None,
+                 timeout: float = 10.0) -> SearchQuery:
+    """Return what retrieval searches for: the question, its rewrite by ``llm``, or it with key terms."""
+    if not previous:
+        return SearchQuery(question)
+    if llm is None or getattr(llm, "name", "") == "none":
+        return with_key_terms(question, previous)
+    return rewrite(question, previous, llm, timeout)
+
+
+def rewrite(question: str, previous: Sequence[PreviousTurn], llm: object, timeout: float) -> SearchQuery:
+    """Ask the model for a standalone question; on any failure fall back to the key terms (never raise)."""
+    start = time.perf_counter()
+    stop = threading.Event()
+    future = _POOL.submit(_rewrite_text, llm, rewrite_messages(question, previous), stop)
+    try:
+        text = clean_rewrite(future.result(timeout=timeout))
+        failure = None if text else "empty rewrite"
+    except FutureTimeout:
+        stop.set()  # the worker closes the model's stream at its next piece
+        future.cancel()  # still queued behind other stalled rewrites: never sent
+        text, failure = "", f"no rewrite within {timeout:g} s"
+    except Exception as exc:  # a failed rewrite must not fail the question
+        text, failure = "", f"{type(exc).__name__}: {exc}"
+    seconds = time.perf_counter() - start
+    if not text:
+        log.warning("followup_rewrite_failed detail=%s", failure)
+        return SearchQuery(with_key_terms(question, previous).text, KEY_TERMS, seconds, failure)
+    return SearchQuery(text, REWRITTEN, seconds)
+
+
+def rewrite_messages(question: str, previous: Sequence[PreviousTurn]) -> list[dict[str, str]]:
+    """Return the rewrite call's messages: the prompt, the last turns (answers shortened), the question."""
+    messages = [{"role": "system", "content": REWRITE_PROMPT}]
+    for turn in previous[-REWRITE_TURNS:]:
+        messages.append({"role": "user", "content": turn.question})
+        messages.append({"role": "assistant", "content": plain_answer(turn.answer)[:REWRITE_ANSWER_CHARS]})
+    messages.append({"role": "user", "content": question})
+    return messages
+
+
+def _rewrite_text(llm: object, messages: list[dict[str, str]], stop: threading.Event) -> str:
+    """Read the model's reply up to its first line break or REWRITE_MAX_CHARS, then close its stream."""
+    pieces = _pieces(llm, messages)
+    text = ""
+    try:
+        for piece in pieces:
+            text += piece
+            if stop.is_set() or "\n" in text.strip() or len(text) >= REWRITE_MAX_CHARS:
+                break
+    finally:
+        close = getattr(pieces, "close", None)
+        if close is not None:
+            close()
+    return text
+
+
+def _pieces(llm: object, messages: list[dict[str, str]]) -> Iterator[str]:
+    if callable(getattr(llm, "stream", None)):
+        return iter(llm.stream(messages))  # type: ignore[attr-defined]
+    return iter([str(llm.chat(messages))])  # type: ignore[attr-defined]
+
+
+def clean_rewrite(reply: str) -> str:
+    """Return the rewrite's first line without quotes or a label, at most REWRITE_MAX_CHARS."""
+    line = next((part for part in (reply or "").strip().splitlines() if part.strip()), "")
+    line = re.sub(r"^(?:standalone question|question|frage)\s*:\s*", "", line.strip(), flags=re.I)
+    return line.strip().strip("\"'„“”»«").strip()[:REWRITE_MAX_CHARS]
+
+
+def plain_answer(answer: str) -> str:
+    """Return an earlier answer without its citation numbers (they point into an old context)."""
+    return _CITATION.sub("", answer or "").strip()

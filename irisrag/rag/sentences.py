@@ -5,7 +5,8 @@ German and English abbreviations (``z. B.``, ``bzw.``, ``e.g.``, ``Dr.``), singl
 initials (``J. R. R. Tolkien``), one- or two-digit ordinals (``am 7. Februar``, ``im
 19. Jahrhundert``) and inside decimal numbers (``3.5``, ``1.000``, which never have white
 space after the point). A Markdown list item and a table (consecutive ``|`` lines) are
-one unit each; their markers never split anything. A passage from the middle of a
+one unit each; their markers never split anything. A Markdown heading, or a lone short line
+without a closing mark between blank lines (a title extracted from a PDF), is a heading. A passage from the middle of a
 document (chunk overlap) may begin or end inside a sentence: such units are ``partial``.
 """
 from __future__ import annotations
@@ -29,6 +30,8 @@ _BOUNDARY = re.compile(r"[.!?…]+[\"'»“”)\]]*\s+")
 _WORD_BEFORE = re.compile(r"([\w.]+)$")
 _OPENS = re.compile(r"^[\"'„“»(\[]*[A-ZÄÖÜ0-9]")
 _CLOSES = re.compile(r"[.!?…:][\"'»“”)\]]*$")
+HEADING_MAX_CHARS = 80
+_LONE_LINE = "lone line"
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,21 @@ def split_sentences(text: str) -> list[str]:
     return sentences
 
 
+def _paragraph_kind(lines: list[str]) -> str:
+    """A lone short line without a closing mark ("3.2 Installation", a PDF title) may be a heading."""
+    line = lines[0]
+    if len(lines) == 1 and len(line) <= HEADING_MAX_CHARS and not _CLOSES.search(line):
+        return _LONE_LINE
+    return "paragraph"
+
+
+def _settle_lone_lines(blocks: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A lone line is a heading when more follows; the passage's last one may be a sentence cut off."""
+    last = len(blocks) - 1
+    return [((UNIT_HEADING if i < last else "paragraph") if kind == _LONE_LINE else kind, text)
+            for i, (kind, text) in enumerate(blocks)]
+
+
 def _blocks(text: str) -> list[tuple[str, str]]:
     """Group lines into (kind, text) blocks: tables, list items, headings, paragraphs."""
     blocks: list[tuple[str, str]] = []
@@ -77,7 +95,7 @@ def _blocks(text: str) -> list[tuple[str, str]]:
 
     def flush() -> None:
         if paragraph:
-            blocks.append(("paragraph", " ".join(paragraph)))
+            blocks.append((_paragraph_kind(paragraph), " ".join(paragraph)))
             paragraph.clear()
 
     for line in text.splitlines():
@@ -96,7 +114,7 @@ def _blocks(text: str) -> list[tuple[str, str]]:
         else:
             paragraph.append(stripped)
     flush()
-    return blocks
+    return _settle_lone_lines(blocks)
 
 
 def units(text: str, *, starts_document: bool = True) -> list[Unit]:

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from irisrag.errors import Forbidden
+from irisrag.i18n import N_
 from irisrag.models import Area, AreaGroup, User, UserGroup
 
 
@@ -31,7 +32,7 @@ class Permitted:
         wanted = {int(a) for a in requested}
         denied = wanted.difference(allowed)
         if denied and strict:
-            raise Forbidden("You may not query one of the selected areas.", detail=f"area ids {sorted(denied)}")
+            raise Forbidden(N_("You may not query one of the selected areas."), detail=f"area ids {sorted(denied)}")
         return sorted(wanted.intersection(allowed))
 
 

@@ -14,15 +14,21 @@ from irisrag.services.auth import check_password_rules, end_sessions, hash_passw
 
 M = TypeVar("M", User, Group, Area)
 NAME_RE = re.compile(r"^[^\x00-\x1f\x7f<>]{1,150}$")
-_LABEL = {User: "user", Group: "group", Area: "area"}
+# Whole sentences per kind (not "A %(kind)s named ..."): German needs the article and gender of each.
+_TAKEN = {User: N_("A user named “%(name)s” already exists."), Group: N_("A group named “%(name)s” already exists."),
+          Area: N_("An area named “%(name)s” already exists.")}
+_MISSING = {User: N_("There is no user “%(name)s”."), Group: N_("There is no group “%(name)s”."),
+            Area: N_("There is no area “%(name)s”.")}
+_EXISTS = {User: N_("That user already exists."), Group: N_("That group already exists."),
+           Area: N_("That area already exists.")}
 
 
 def _clean_name(name: str, field: str = "name") -> str:
     name = (name or "").strip()
     if not name:
-        raise ValidationError("Please enter a name.", field=field)
+        raise ValidationError(N_("Please enter a name."), field=field)
     if not NAME_RE.match(name):
-        raise ValidationError("Names have 1 to 150 characters without control characters or < >.", field=field)
+        raise ValidationError(N_("Names have 1 to 150 characters without control characters or < >."), field=field)
     return name
 
 
@@ -35,7 +41,7 @@ def _ensure_free(model: type[M], name: str, exclude_id: int | None = None, field
     if exclude_id is not None:
         query = query.where(model.id != exclude_id)
     if query.exists():
-        raise Conflict(f"A {_LABEL[model]} named “{name}” already exists.", detail=field)
+        raise Conflict(_TAKEN[model], detail=field, params={"name": name})
 
 
 def get(model: type[M], ident: int | str) -> M:
@@ -45,7 +51,7 @@ def get(model: type[M], ident: int | str) -> M:
     else:
         row = model.get_or_none(_name_field(model) == ident)
     if row is None:
-        raise NotFound(f"There is no {_LABEL[model]} “{ident}”.")
+        raise NotFound(_MISSING[model], params={"name": ident})
     return row
 
 
@@ -54,7 +60,7 @@ def _create(model: type[M], **fields) -> M:
         with db.atomic():
             return model.create(**fields)
     except IntegrityError as exc:
-        raise Conflict(f"That {_LABEL[model]} already exists.", detail=str(exc)) from exc
+        raise Conflict(_EXISTS[model], detail=str(exc)) from exc
 
 
 def create_user(username: str, password: str, *, is_admin: bool = False) -> User:
@@ -146,7 +152,8 @@ def delete_area(area_id: int) -> None:
     area = get(Area, area_id)
     count = Document.select().where(Document.area == area).count()
     if count:
-        raise Conflict(f"The area “{area.name}” still has {count} document(s). Delete or move them first.")
+        raise Conflict(N_("The area “%(name)s” still has %(count)d document(s). Delete or move them first."),
+                       params={"name": area.name, "count": count})
     area.delete_instance(recursive=True)
 
 

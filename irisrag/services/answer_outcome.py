@@ -80,7 +80,7 @@ def finish(user_id: int, found: Retrieved, reply: Answer, asked: bool, settings:
         retrieval_detail=retrieval_detail(context, settings), sources=source_views(context, found.documents),
         context=tuple(context_entry(c, found.documents) for c in context.chunks), timings=timings,
         citations=citation_views(checked, context, found.documents), invalid_citations=checked.invalid,
-        unsupported=checked.unsupported, omitted=found.omitted,
+        unsupported=checked.unsupported, omitted=found.omitted, search_query=found.search_query,
     )
     if not record:
         return result

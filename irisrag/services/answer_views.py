@@ -178,7 +178,11 @@ class AskResult:
     unsupported: tuple[Unsupported, ...] = ()    # sentences whose cited passage shares no term with them
     question_id: int | None = None               # the QuestionLog row (feedback), None when not recorded
     omitted: int = 0                             # passages left out to fit the model's context window
-    search_query: str = ""                       # the retrieval query actually used ("" or the question: not rewritten)
+    search_query: str = ""                       # what retrieval searched for; the question when not rewritten
+
+    def __post_init__(self) -> None:
+        if not self.search_query:
+            object.__setattr__(self, "search_query", self.question)
 
     @property
     def searched(self) -> bool:

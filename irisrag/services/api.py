@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import BinaryIO
 
 from irisrag.errors import Forbidden, NotFound, ValidationError
+from irisrag.i18n import N_
 from irisrag.models import Area, Document
 from irisrag.services import api_keys, asking
 from irisrag.services import documents as document_service
@@ -23,8 +24,8 @@ from irisrag.services.api_keys import KeyPrincipal
 
 log = logging.getLogger(__name__)
 
-NO_AREA_REACHABLE = "This key cannot reach any area (the account has no areas, or none of the key's areas)."
-IMPORT_NEEDS_ADMIN = "Importing documents needs the API key of an admin account."
+NO_AREA_REACHABLE = N_("This key cannot reach any area (the account has no areas, or none of the key's areas).")
+IMPORT_NEEDS_ADMIN = N_("Importing documents needs the API key of an admin account.")
 MAX_PAGE = 1000
 
 
@@ -75,7 +76,7 @@ def list_documents(principal: KeyPrincipal, *, area: int | str | None = None, st
                    limit: int = 100, offset: int = 0) -> tuple[list[Document], int]:
     """Return one page of the documents in the key's areas (newest first) and their total count."""
     if not 1 <= limit <= MAX_PAGE or offset < 0:
-        raise ValidationError(f"limit must be 1 to {MAX_PAGE} and offset at least 0.", field="limit")
+        raise ValidationError(N_("limit must be 1 to %(max)d and offset at least 0."), field="limit", params={"max": MAX_PAGE})
     area_ids = api_keys.select_areas(principal, None if area is None else [area])
     if not area_ids:
         return [], 0
@@ -93,7 +94,7 @@ def get_document(principal: KeyPrincipal, document_id: int) -> Document:
     allowed = api_keys.effective_area_ids(principal)
     doc = Document.get_or_none(Document.id == document_id)
     if doc is None or doc.area_id not in allowed:
-        raise NotFound(f"There is no document with id {document_id}.")
+        raise NotFound(N_("There is no document with id %(id)s."), params={"id": document_id})
     if doc.is_running:
         document_service.mark_stale_failed()
         doc = Document.get_by_id(doc.id)
@@ -113,12 +114,12 @@ def import_document(principal: KeyPrincipal, area: int | str | None, *, url: str
     if not principal.is_admin:
         raise Forbidden(IMPORT_NEEDS_ADMIN, detail=f"key id {principal.key_id}")
     if area is None or area == "":
-        raise ValidationError("Please name the area to import into.", field="area")
+        raise ValidationError(N_("Please name the area to import into."), field="area")
     area_id = api_keys.select_areas(principal, [area])[0]
     if url is not None and data is not None:
-        raise ValidationError("Send either a URL or a file, not both.", field="url")
+        raise ValidationError(N_("Send either a URL or a file, not both."), field="url")
     if url is not None:
         return document_service.import_url(area_id, url)
     if data is None or not filename:
-        raise ValidationError("Send a URL (JSON) or a file (multipart/form-data).", field="file")
+        raise ValidationError(N_("Send a URL (JSON) or a file (multipart/form-data)."), field="file")
     return document_service.import_upload(area_id, filename, data)

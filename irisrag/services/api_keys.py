@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 
 from irisrag.errors import Conflict, Forbidden, NotFound, ValidationError
 from irisrag.extensions import db
+from irisrag.i18n import N_
 from irisrag.models import ApiKey, ApiKeyArea, Area, User
 from irisrag.models.base import utcnow
 from irisrag.services import access
@@ -77,7 +78,7 @@ def _digest(secret: str) -> str:
 def _clean_name(name: str | None) -> str:
     name = (name or "").strip()
     if not NAME_RE.match(name):
-        raise ValidationError("Key names have at most 150 characters without control characters or < >.",
+        raise ValidationError(N_("Key names have at most 150 characters without control characters or < >."),
                               field="name")
     return name
 
@@ -88,8 +89,8 @@ def _limit_areas(user: User, area_idents: Iterable[int | str]) -> list[Area]:
     allowed = set(access.permitted_area_ids(user.id))
     foreign = sorted(area.name for area in areas.values() if area.id not in allowed)
     if foreign:
-        raise ValidationError(f"{user.username} may not query the area(s) {', '.join(foreign)}, "
-                              "so a key of theirs cannot be limited to them.", field="areas")
+        raise ValidationError(N_("%(user)s may not query the area(s) %(areas)s, so a key of theirs cannot be limited "
+                                 "to them."), field="areas", params={"user": user.username, "areas": ", ".join(foreign)})
     return list(areas.values())
 
 
@@ -97,7 +98,8 @@ def create_key(user_ident: int | str, *, name: str = "", areas: Iterable[int | s
     """Create a key for a user, optionally limited to some of their areas; return the plain key once."""
     user = get_named(User, user_ident)
     if not user.is_active:
-        raise Conflict(f"The account {user.username} is deactivated; activate it before creating a key.")
+        raise Conflict(N_("The account %(user)s is deactivated; activate it before creating a key."),
+                       params={"user": user.username})
     label = _clean_name(name)
     limit = _limit_areas(user, list(areas or []))
     secret = secrets.token_urlsafe(32)
@@ -117,7 +119,7 @@ def find_key(ident: int | str) -> ApiKey:
     key = ApiKey.get_or_none(ApiKey.id == int(match.group(1))) if match else None
     shown = text.startswith(f"{PREFIX}_")
     if key is None or (shown and not (text.startswith(key.prefix) or key.prefix.startswith(text))):
-        raise NotFound(f"There is no API key “{text[:40]}”.")
+        raise NotFound(N_("There is no API key “%(key)s”."), params={"key": text[:40]})
     return key
 
 
@@ -185,7 +187,7 @@ def select_areas(principal: KeyPrincipal | access.Permitted, requested: Iterable
         elif area_id not in chosen:
             chosen.append(area_id)
     if denied:
-        raise Forbidden("This key may not reach one of the requested areas.", detail=f"areas {denied}")
+        raise Forbidden(N_("This key may not reach one of the requested areas."), detail=f"areas {denied}")
     return sorted(chosen)
 
 

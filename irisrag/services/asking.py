@@ -1,7 +1,8 @@
 """Asking: the one question pipeline for the dashboard, the stream, the API, the CLI and the inspector.
 
     permitted areas (once per request) ∩ selected areas
-      -> components.retriever.context(question, areas)   confined to the areas, fails closed
+      -> rag.followup.search_query(question, previous, llm)   a follow-up's retrieval query
+      -> components.retriever.context(search query, areas)   confined to the areas, fails closed
       -> the Document rows in those areas, the found sources (``Sources`` when streaming)
       -> rag.answer.answer_events(question, context, llm)  tokens, then the final Answer
       -> finish: status, messages, checked citations, history row
@@ -21,6 +22,11 @@ turn problems into an AskResult; ``ask``/``stream`` refuse them with ``Forbidden
 generator: the model's stream is closed first, then the part written so far is recorded
 as incomplete.
 
+``previous`` (keyword, all entry points): the conversation's earlier turns, oldest first. A
+follow-up's retrieval query is rewritten or extended from them (``rag.followup``; the query
+used is ``AskResult.search_query``, the rewrite call's seconds the timing ``rewrite``), and
+the newest of them that fit (``budget.fit_turns``) go into the answer prompt.
+
 User-facing messages are English message ids (``N_``), translated where shown; technical
 details go to ``error_detail`` / ``retrieval_detail``, shown to admins only.
 """
@@ -38,7 +44,7 @@ from irisrag.errors import EmbedderMismatch, EmbeddingError, Forbidden, Validati
 from irisrag.i18n import N_
 from irisrag.llm import NoLLM
 from irisrag.models import Area, Document
-from irisrag.rag import budget
+from irisrag.rag import budget, followup
 from irisrag.rag.answer import SYSTEM_PROMPT, Answer, Token, answer, answer_events, llm_name
 from irisrag.rag.followup import PreviousTurn
 from irisrag.rag.retrieve import Context
@@ -142,7 +148,7 @@ def _web_question(permitted: access.Permitted, question: str | None,
     try:
         text = validate_question(question)
     except ValidationError as exc:
-        return AskResult((question or "").strip()[:MAX_QUESTION_CHARS], (), INVALID, error=exc.message)
+        return AskResult((question or "").strip()[:MAX_QUESTION_CHARS], (), INVALID, error=exc.stored)
     areas = permitted.select(list(requested or []))
     if not areas:
         return AskResult(text, (), NO_AREA, error=NO_AREA_SELECTED if permitted.areas else NO_AREA_PERMITTED)
@@ -175,17 +181,18 @@ def ask_from_web(who: int | access.Permitted, question: str | None, requested: I
     """Answer a dashboard question; foreign selections are dropped and problems become messages.
 
     ``conversation_id`` (the caller checked it is the user's) is continued, else a new one is
-    started; ``previous`` are its earlier turns (not used yet: follow-up rewriting, issue 18).
+    started; ``previous`` are its earlier turns.
     """
     permitted = access.permitted(who)
     prepared = _web_question(permitted, question, requested)
     if isinstance(prepared, AskResult):
         return prepared
+    llm = _llm(True)
     try:
-        found = replace(retrieve(*prepared), conversation_id=conversation_id)
+        found = replace(retrieve(*prepared, previous=previous, llm=llm), conversation_id=conversation_id)
     except (EmbeddingError, EmbedderMismatch) as exc:
         return _search_failed(*prepared, exc)
-    return _answered(permitted.user_id, found, _llm(True), record=True)
+    return _answered(permitted.user_id, found, llm, record=True)
 
 
 def stream_from_web(who: int | access.Permitted, question: str | None, requested: Iterable[int] | None, *,
@@ -195,30 +202,35 @@ def stream_from_web(who: int | access.Permitted, question: str | None, requested
     prepared = _web_question(permitted, question, requested)
     if isinstance(prepared, AskResult):
         return iter([Done(prepared)])
+    llm = _llm(True)
     try:
-        found = replace(retrieve(*prepared), conversation_id=conversation_id)
+        found = replace(retrieve(*prepared, previous=previous, llm=llm), conversation_id=conversation_id)
     except (EmbeddingError, EmbedderMismatch) as exc:
         return iter([Done(_search_failed(*prepared, exc))])
-    return _events(permitted.user_id, found, _llm(True), record=True)
+    return _events(permitted.user_id, found, llm, record=True)
 
 
 def ask(who: int | access.Permitted, question: str | None, area_ids: Iterable[int] | None, *,
-        strict: bool = True, use_llm: bool = True, record: bool = True) -> AskResult:
+        strict: bool = True, use_llm: bool = True, record: bool = True,
+        previous: Sequence[PreviousTurn] = ()) -> AskResult:
     """Answer a CLI or API question; ``None`` areas means all permitted ones, foreign ones raise Forbidden.
 
     ``record=False`` keeps the question out of the history (benchmarks, the inspector).
     """
     permitted = access.permitted(who)
-    found = retrieve(*_checked_question(permitted, question, area_ids, strict=strict))
-    return _answered(permitted.user_id, found, _llm(use_llm), record=record)
+    llm = _llm(use_llm)
+    found = retrieve(*_checked_question(permitted, question, area_ids, strict=strict), previous=previous, llm=llm)
+    return _answered(permitted.user_id, found, llm, record=record)
 
 
 def stream(who: int | access.Permitted, question: str | None, area_ids: Iterable[int] | None, *,
-           strict: bool = True, use_llm: bool = True, record: bool = True) -> Iterator[Event]:
+           strict: bool = True, use_llm: bool = True, record: bool = True,
+           previous: Sequence[PreviousTurn] = ()) -> Iterator[Event]:
     """Stream a CLI or API answer; invalid input, foreign areas and a failed search raise before any event."""
     permitted = access.permitted(who)
-    found = retrieve(*_checked_question(permitted, question, area_ids, strict=strict))
-    return _events(permitted.user_id, found, _llm(use_llm), record=record)
+    llm = _llm(use_llm)
+    found = retrieve(*_checked_question(permitted, question, area_ids, strict=strict), previous=previous, llm=llm)
+    return _events(permitted.user_id, found, llm, record=record)
 
 
 def context_for(question: str, area_ids: Sequence[int] | None = None, *, k: int | None = None,
@@ -246,6 +258,9 @@ class Retrieved:
     timings: dict[str, float]
     started: float  # time.perf_counter() when retrieval began
     omitted: int = 0  # passages left out to fit the model's context window (budget.fit)
+    search_query: str = ""  # what retrieval searched for (rag.followup); "" means the question
+    search_rule: str = followup.ASKED  # how: asked, rewritten, key_terms
+    previous: tuple[PreviousTurn, ...] = ()  # the earlier turns the answer prompt gets
     conversation_id: int | None = None  # the user's conversation the question continues (None: a new one)
 
     @property
@@ -253,22 +268,43 @@ class Retrieved:
         return {i: d.sha256 for i, d in self.documents.items()}
 
 
-def retrieve(question: str, areas: Sequence[int]) -> Retrieved:
-    """Build the context of a question in the given (already permitted) areas, and find its Document rows."""
+def retrieve(question: str, areas: Sequence[int], *, previous: Sequence[PreviousTurn] = (),
+             llm: object | None = None) -> Retrieved:
+    """Build the context of a question in the given (already permitted) areas, and find its Document rows.
+
+    With ``previous`` turns the search query is a follow-up's (``rag.followup``; ``llm`` rewrites it).
+    """
     start = time.perf_counter()
-    context = components.get().retriever.context(question, areas)
+    query = followup.search_query(question, previous, _rewriter(llm), _rewrite_seconds())
+    context = components.get().retriever.context(query.text, areas)
     lookup_start = time.perf_counter()
     documents = documents_for(context, areas)
-    timings = {k: v for k, v in context.timings.items() if k != "total"}
+    timings = {"rewrite": query.seconds} if query.seconds is not None else {}
+    timings.update({k: v for k, v in context.timings.items() if k != "total"})
     timings.update(context=context.timings.get("total", 0.0), documents=time.perf_counter() - lookup_start)
-    return Retrieved(question, tuple(int(a) for a in areas), context, documents, timings, start)
+    return Retrieved(question, tuple(int(a) for a in areas), context, documents, timings, start,
+                     search_query=query.text, search_rule=query.rule, previous=tuple(previous))
+
+
+def search_query(question: str, previous: Sequence[PreviousTurn], *, use_llm: bool = True) -> followup.SearchQuery:
+    """Return what a follow-up would be searched for (the inspector shows it with the rewrite's time)."""
+    return followup.search_query(question, previous, _rewriter(_llm(use_llm)), _rewrite_seconds())
+
+
+def _rewriter(llm: object | None) -> object | None:
+    """Return the model that may rewrite a follow-up (None: none, the key-terms rule applies)."""
+    return None if llm is None or isinstance(llm, NoLLM) else llm
+
+
+def _rewrite_seconds() -> float:
+    return float(components.get().config.get("FOLLOWUP_REWRITE_SECONDS", 10.0))
 
 
 def sources_result(found: Retrieved) -> AskResult:
     """Return what is known before the model writes: the sources and the context (status ``searching``)."""
     settings = components.get().retriever.settings
     return AskResult(
-        question=found.question, area_ids=found.areas, status=SEARCHING,
+        question=found.question, area_ids=found.areas, status=SEARCHING, search_query=found.search_query,
         retrieval_detail=retrieval_detail(found.context, settings),
         sources=source_views(found.context, found.documents),
         context=tuple(context_entry(c, found.documents) for c in found.context.chunks),
@@ -282,18 +318,24 @@ def _llm(use_llm: bool) -> object | None:
 
 
 def fitted(found: Retrieved, llm: object | None) -> Retrieved:
-    """Leave out the lowest-ranked passages that would not fit the model's window (no model: all stay)."""
+    """Keep the newest previous turns and the passages that fit the model's window (no model: all stay).
+
+    The turns get at most a share of the window (oldest dropped first), the passages the rest
+    (lowest-ranked left out).
+    """
     if llm is None or isinstance(llm, NoLLM):
         return found
     window = int(components.get().config["LLM_CONTEXT_TOKENS"])
-    context, omitted = budget.fit(found.context, SYSTEM_PROMPT + found.question, window)
-    return replace(found, context=context, omitted=omitted) if omitted else found
+    turns = budget.fit_turns(found.previous, window)
+    fixed = "\n".join([SYSTEM_PROMPT, found.question, *map(budget.turn_text, turns)])
+    context, omitted = budget.fit(found.context, fixed, window)
+    return replace(found, context=context, omitted=omitted, previous=turns)
 
 
 def _answered(user_id: int, found: Retrieved, llm: object | None, *, record: bool) -> AskResult:
     found = fitted(found, llm)
     reply = answer(found.question, found.context, llm, hashes=found.hashes,  # type: ignore[arg-type]
-                   embedder=components.get().embedder)
+                   embedder=components.get().embedder, previous=found.previous)
     return _finish(user_id, found, reply, llm is not None, record=record)
 
 
@@ -307,7 +349,7 @@ def _events(user_id: int, found: Retrieved, llm: object | None, *, record: bool)
     found = fitted(found, llm)
     yield Sources(sources_result(found))
     events = answer_events(found.question, found.context, llm, hashes=found.hashes,  # type: ignore[arg-type]
-                           embedder=components.get().embedder)
+                           embedder=components.get().embedder, previous=found.previous)
     start, partial, reply, first = time.perf_counter(), "", None, None
     try:
         for event in events:

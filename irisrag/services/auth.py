@@ -39,9 +39,8 @@ def _dummy_hash(method: str) -> str:
 def check_password_rules(password: str) -> None:
     """Refuse passwords that are too short or blank."""
     if len(password or "") < MIN_PASSWORD_LENGTH or not password.strip():
-        raise ValidationError(
-            f"The password must have at least {MIN_PASSWORD_LENGTH} characters.", field="password"
-        )
+        raise ValidationError(N_("The password must have at least %(num)d characters."), field="password",
+                              params={"num": MIN_PASSWORD_LENGTH})
 
 
 def _attempt_key(username: str) -> str:
@@ -61,7 +60,8 @@ def check_rate(key: str, address: str, *, limit: int, window: int) -> None:
     per_account, per_address = _recent_failures(key, address, window)
     if per_account >= limit or per_address >= 4 * limit:
         minutes = max(1, window // 60)
-        raise RateLimited(f"Too many failed login attempts. Please wait {minutes} minutes and try again.")
+        raise RateLimited(N_("Too many failed login attempts. Please wait %(minutes)d minutes and try again."),
+                          params={"minutes": minutes})
 
 
 def record_failure(key: str, address: str, *, method: str, reason: str) -> None:

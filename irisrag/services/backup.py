@@ -41,6 +41,7 @@ from urllib.parse import parse_qs, urlparse, urlunparse
 from irisrag import components, vectortables
 from irisrag.errors import ConfigurationError, Conflict, IrisRagError, NotFound
 from irisrag.extensions import db
+from irisrag.i18n import N_
 from irisrag.models import Document, User
 from irisrag.models.base import utcnow
 from irisrag.models.documents import RUNNING
@@ -94,7 +95,7 @@ def _lancedb_location() -> Location:
     try:
         return location(comps.lancedb_uri(), comps.config["LANCEDB_STORAGE_OPTIONS"])
     except ValueError as exc:
-        raise ConfigurationError("LanceDB is in a place that cannot be backed up here", str(exc)) from exc
+        raise ConfigurationError(N_("LanceDB is in a place that cannot be backed up here"), str(exc)) from exc
 
 
 def _postgres_command(url: str) -> tuple[str, dict[str, str], str | None]:
@@ -113,11 +114,12 @@ def _postgres_command(url: str) -> tuple[str, dict[str, str], str | None]:
 
 def _run(tool: str, args: list[str], env: dict[str, str]) -> None:
     if shutil.which(tool) is None:
-        raise ConfigurationError(f"{tool} was not found, so the PostgreSQL database cannot be backed up or restored",
-                                 "install the PostgreSQL client tools (pg_dump, psql) of the server's version")
+        raise ConfigurationError(N_("%(tool)s was not found, so the PostgreSQL database cannot be backed up or restored"),
+                                 "install the PostgreSQL client tools (pg_dump, psql) of the server's version",
+                                 params={"tool": tool})
     done = subprocess.run([tool, *args], env=env, capture_output=True, text=True)
     if done.returncode != 0:
-        raise BackupError(f"{tool} failed", done.stderr.strip()[-2000:])
+        raise BackupError(N_("%(tool)s failed"), done.stderr.strip()[-2000:], params={"tool": tool})
 
 
 def _version_of(manifest: str) -> int:
@@ -163,7 +165,7 @@ def _copy_table(source: Location, table_dir: str, target: Path, version: int) ->
         except FileNotFoundError:  # an old version's file removed by a cleanup meanwhile
             continue
     if manifest is None:
-        raise BackupError("A LanceDB table version could not be found",
+        raise BackupError(N_("A LanceDB table version could not be found"),
                           f"{source.uri}/{table_dir}: no manifest of version {version}")
     source.download(f"{table_dir}/{manifest}", target / manifest)
 
@@ -182,7 +184,7 @@ def _backup_lancedb(dest: Path) -> dict[str, dict[str, int]]:
 def _verify_lancedb(connection: Any, tables: dict[str, dict[str, int]]) -> None:
     differences = vectortables.mismatches(connection, tables)
     if differences:
-        raise BackupError("The copied LanceDB table does not match the original", "; ".join(differences))
+        raise BackupError(N_("The copied LanceDB table does not match the original"), "; ".join(differences))
 
 
 def _backup_staging(dest: Path) -> int:
@@ -208,7 +210,7 @@ def backup(dest: Path | str) -> Summary:
 
     dest = Path(dest).expanduser().resolve()
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
-        raise Conflict(f"{dest} already exists and is not empty; choose a new directory.")
+        raise Conflict(N_("%(path)s already exists and is not empty; choose a new directory."), params={"path": str(dest)})
     partial = dest.with_name(f"{dest.name}.partial-{os.getpid()}")
     shutil.rmtree(partial, ignore_errors=True)
     partial.mkdir(parents=True)
@@ -242,14 +244,14 @@ def read_manifest(source: Path) -> dict[str, Any]:
     """Read a backup's manifest and check every file against its checksum."""
     path = source / MANIFEST
     if not path.is_file():
-        raise NotFound(f"{source} is not a backup (no {MANIFEST}).")
+        raise NotFound(N_("%(path)s is not a backup (no %(manifest)s)."), params={"path": str(source), "manifest": MANIFEST})
     manifest = json.loads(path.read_text())
     if manifest.get("format") != FORMAT:
-        raise BackupError("This backup has an unknown format", f"format {manifest.get('format')!r}")
+        raise BackupError(N_("This backup has an unknown format"), f"format {manifest.get('format')!r}")
     for rel, expected in manifest["files"].items():
         file = source / rel
         if not file.is_file() or _sha256(file) != expected["sha256"]:
-            raise BackupError("The backup is damaged: a file is missing or changed", rel)
+            raise BackupError(N_("The backup is damaged: a file is missing or changed"), rel)
     return manifest
 
 
@@ -270,7 +272,7 @@ def _restore_database(source: Path, manifest: dict[str, Any]) -> None:
     database = manifest["database"]
     target = sqlite_path()
     if (database["kind"] == "sqlite") != (target is not None):
-        raise ConfigurationError("The backup is of another database kind than the configured one",
+        raise ConfigurationError(N_("The backup is of another database kind than the configured one"),
                                  f"backup {database['kind']}, IRISRAG_DATABASE_URL is {'SQLite' if target else 'PostgreSQL'}")
     # The app's own connection stays open but idle: it holds no lock, so the copy can replace everything.
     if target is not None:
@@ -321,7 +323,7 @@ def restore(source: Path | str, *, force: bool = False) -> Summary:
     manifest = read_manifest(source)
     in_use = _in_use()
     if in_use and not force:
-        raise Conflict("The target is not empty: " + "; ".join(in_use) + ". Use --force to replace it.")
+        raise Conflict(N_("The target is not empty: %(found)s. Use --force to replace it."), params={"found": "; ".join(in_use)})
     _restore_database(source, manifest)
     upgrade()  # an older backup is brought to this version's schema
     _lancedb_location().replace_with(source / "lancedb")

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from irisrag import components
+from irisrag.models.documents import RUNNING
 from irisrag.services.documents import list_documents
 
 
@@ -20,7 +21,8 @@ class Coverage:
 
     @property
     def is_empty(self) -> bool:
-        return self.stored == 0
+        """No chunks, and none on the way (an import that runs has none yet)."""
+        return self.stored == 0 and self.status not in RUNNING
 
     @property
     def mismatch(self) -> bool:

@@ -13,6 +13,7 @@ from typing import BinaryIO
 
 from irisrag import components
 from irisrag.errors import Conflict, NotFound, QueueUnavailable
+from irisrag.i18n import N_
 from irisrag.models import Area, Document
 from irisrag.models.base import utcnow
 from irisrag.models.documents import RUNNING, WORKING
@@ -38,11 +39,11 @@ def queue_import(doc: Document, *, force: bool = False) -> Document:
 
     abandoned = doc.status == "failed"
     if not Document.mark_queued(doc.id):
-        raise Conflict(f"“{doc.name}” is being imported right now; wait until it has finished.")
+        raise Conflict(N_("“%(name)s” is being imported right now; wait until it has finished."), params={"name": doc.name})
     try:
         document_jobs.enqueue_document(doc.id, fetch=bool(doc.source_url), force=force, abandoned=abandoned)
     except Exception as exc:
-        message = getattr(exc, "message", "The import could not be queued.")
+        message = getattr(exc, "stored", N_("The import could not be queued."))
         Document.mark_failed(doc.id, message, getattr(exc, "detail", str(exc)))
         raise
     return Document.get_by_id(doc.id)
@@ -72,7 +73,7 @@ def get_document(document_id: int) -> Document:
     """Return a document or raise NotFound."""
     doc = Document.get_or_none(Document.id == document_id)
     if doc is None:
-        raise NotFound(f"There is no document with id {document_id}.")
+        raise NotFound(N_("There is no document with id %(id)s."), params={"id": document_id})
     return doc
 
 
@@ -92,7 +93,7 @@ def cancel_import(document_id: int) -> Document:
 
     doc = get_document(document_id)
     if not Document.mark_cancelled(doc.id, f"cancelled at {utcnow():%Y-%m-%d %H:%M:%S} UTC (was {doc.status})"):
-        raise Conflict(f"“{doc.name}” is not being imported, so there is nothing to cancel.")
+        raise Conflict(N_("“%(name)s” is not being imported, so there is nothing to cancel."), params={"name": doc.name})
     try:
         document_jobs.cancel_job(doc.id)
     except QueueUnavailable as exc:  # the job stops at its next progress step, as it finds the row cancelled
@@ -143,7 +144,7 @@ def mark_stale_failed() -> int:
     dead = _mark_dead_jobs_failed()
     if not Document.select(Document.id).where(stale).exists():
         return dead + _mark_lost_jobs_failed(limit)
-    return dead + Document.fail_where(stale, "The import stopped unexpectedly (its worker stopped). Retry it.",
+    return dead + Document.fail_where(stale, N_("The import stopped unexpectedly (its worker stopped). Retry it."),
                                       f"no progress since before {limit:%Y-%m-%d %H:%M:%S} UTC") + _mark_lost_jobs_failed(limit)
 
 
@@ -178,7 +179,7 @@ def _fail_dead(document_id: int, job) -> int:
     from irisrag.jobs.documents import free_lock
 
     failed = Document.fail_where((Document.id == document_id) & Document.status.in_(WORKING),
-                                 "The import stopped unexpectedly (its job ended without finishing). Retry it.",
+                                 N_("The import stopped unexpectedly (its job ended without finishing). Retry it."),
                                  f"RQ job {job.id}: {job.get_status(refresh=False)}; {_last_line(job.exc_info)}")
     if failed:
         log.warning("import_job_dead document_id=%s job=%s", document_id, job.id)

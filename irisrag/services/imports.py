@@ -24,6 +24,7 @@ from redis.exceptions import RedisError
 from irisrag import components
 from irisrag.errors import IrisRagError, NotFound, QueueUnavailable
 from irisrag.extensions import db
+from irisrag.i18n import N_, english_stored
 from irisrag.ingest import stage
 from irisrag.ingest.extract import SUPPORTED
 from irisrag.models import Area, Document
@@ -114,7 +115,7 @@ def folder_files(folder: str | Path) -> tuple[list[Path], list[Path]]:
     """Return (supported, unsupported) files below a folder, sorted; hidden files and folders are left out."""
     root = Path(folder).expanduser()
     if not root.is_dir():
-        raise NotFound(f"There is no folder at {root}.")
+        raise NotFound(N_("There is no folder at %(path)s."), params={"path": str(root)})
     found: list[Path] = []
     skipped: list[Path] = []
     for directory, subdirs, names in os.walk(root):
@@ -182,7 +183,7 @@ def entry_for(document_id: int, existed: bool, error: str | None = None) -> Entr
     if doc is None:
         return Entry(document_id, "?", "?", "failed", 0, "The document was deleted meanwhile.", existed)
     status = "failed" if error and doc.status != "failed" else doc.status
-    message = (doc.error or error) if status == "failed" else None
+    message = english_stored(doc.error or error) if status == "failed" else None
     return Entry(doc.id, doc.name, doc.area.name, status, doc.chunk_count, message, existed)
 
 
@@ -218,7 +219,7 @@ def _start_one(item: Item, mode: str, force: bool, use_lock: bool) -> Entry:
 
 def _queue_down(exc: Exception | None = None) -> QueueUnavailable:
     detail = getattr(exc, "detail", None) or (str(exc) if exc else components.get().config["REDIS_URL"])
-    return QueueUnavailable("The job queue (Redis) is not reachable, so the import could not be started.",
+    return QueueUnavailable(N_("The job queue (Redis) is not reachable, so the import could not be started."),
                             f"{detail}; use --sync to import without the queue")
 
 

@@ -10,7 +10,9 @@ from dataclasses import dataclass
 
 from irisrag import components
 from irisrag.errors import ValidationError
+from irisrag.i18n import N_
 from irisrag.models import Area, Document, User
+from irisrag.rag.followup import PreviousTurn, SearchQuery
 from irisrag.rag.inspect import Trace
 from irisrag.services import access, asking
 from irisrag.services.admin import get as get_named
@@ -32,9 +34,16 @@ def _areas_for(user: User | None, area_idents: Iterable[int | str] | None) -> li
     chosen = [get_named(Area, a).id for a in (area_idents or [])]
     if user is None:
         if not chosen:
-            raise ValidationError("Choose a user or at least one area.", field="areas")
+            raise ValidationError(N_("Choose a user or at least one area."), field="areas")
         return sorted(set(chosen))
     return access.select_areas(user.id, chosen or None)
+
+
+def search(question: str, previous_question: str = "") -> SearchQuery:
+    """Return what the question is searched for after ``previous_question`` (a follow-up): its rewrite
+    by the language model, or the key-terms rule; the question itself without a previous one."""
+    previous = [PreviousTurn(previous_question.strip(), "")] if (previous_question or "").strip() else []
+    return asking.search_query((question or "").strip(), previous)
 
 
 def trace(question: str, document_id: int, *, user_ident: int | str | None = None,
@@ -42,7 +51,7 @@ def trace(question: str, document_id: int, *, user_ident: int | str | None = Non
     """Trace every chunk of a document through the question's retrieval."""
     question = (question or "").strip()
     if not question:
-        raise ValidationError("Please enter a question.", field="question")
+        raise ValidationError(N_("Please enter a question."), field="question")
     document = get_document(document_id)
     user = get_named(User, user_ident) if user_ident not in (None, "") else None
     areas = _areas_for(user, area_idents)

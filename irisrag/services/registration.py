@@ -13,6 +13,7 @@ from typing import BinaryIO
 from irisrag import components
 from irisrag.errors import Conflict, NotFound, ValidationError
 from irisrag.extensions import db
+from irisrag.i18n import N_
 from irisrag.ingest import stage
 from irisrag.ingest.extract import kind_for
 from irisrag.ingest.fetch import precheck_url
@@ -39,7 +40,7 @@ def _identified(area: Area, directory: Path | str, name: str):
 
 def _refuse_running(doc: Document) -> None:
     if doc.is_running and doc.status != "queued":
-        raise Conflict(f"“{doc.name}” is being imported right now; wait until it has finished.")
+        raise Conflict(N_("“%(name)s” is being imported right now; wait until it has finished."), params={"name": doc.name})
 
 
 def register(area: Area, directory: Path | str, name: str, kind: str, **extra) -> Registered:
@@ -81,7 +82,7 @@ def local_file(area: Area, path: str | Path) -> Registered:
     """Register a file from anywhere on this machine (operators: CLI and benchmarks only)."""
     resolved = Path(path).expanduser().resolve()
     if not resolved.is_file():
-        raise NotFound(f"There is no file at {resolved}.")
+        raise NotFound(N_("There is no file at %(path)s."), params={"path": str(resolved)})
     return register(area, resolved.parent, resolved.name, kind_for(resolved.name))
 
 
@@ -93,7 +94,7 @@ def volume_path(area: Area, text: str | None) -> Registered:
     """Register a path relative to the source volume, or the original absolute path of a file copied there."""
     text = (text or "").strip()
     if not text:
-        raise ValidationError("Please enter a path.", field="path")
+        raise ValidationError(N_("Please enter a path."), field="path")
     volume = _config()["SRC_VOLUME_PATH"]
     if _is_absolute(text):
         path = stage.find_by_original_path(volume, text)
@@ -106,7 +107,7 @@ def url(area: Area, address: str | None) -> Registered:
     """Register a web address (fetched by its job into <upload root>/url/<area id>/)."""
     address = (address or "").strip()
     if not address.lower().startswith(("http://", "https://")) or len(address) > MAX_URL_LENGTH:
-        raise ValidationError("Please enter a web address starting with http:// or https://.", field="url")
+        raise ValidationError(N_("Please enter a web address starting with http:// or https://."), field="url")
     # Refused at once by the worker's own rules (the worker checks again: DNS may change).
     precheck_url(address, components.get().config["URL_ALLOWLIST"])
     # A fetched PDF was renamed to .pdf by its job: find the area's row by its address, not its name.
@@ -122,7 +123,7 @@ def existing(document_id: int) -> Registered:
     """Return a known document for a rebuild (refused while its import runs)."""
     doc = Document.get_or_none(Document.id == document_id)
     if doc is None:
-        raise NotFound(f"There is no document with id {document_id}.")
+        raise NotFound(N_("There is no document with id %(id)s."), params={"id": document_id})
     if doc.is_running and doc.status != "queued":
-        raise Conflict(f"“{doc.name}” is being imported right now.")
+        raise Conflict(N_("“%(name)s” is being imported right now."), params={"name": doc.name})
     return doc, False

@@ -177,9 +177,9 @@ def requeue_failed(job_id: str) -> str:
     try:
         job = queue.failed_job_registry.requeue(job_id)
     except (NoSuchJobError, InvalidJobOperation) as exc:
-        raise NotFound("There is no such failed job (it may have been requeued already).", str(exc)) from exc
+        raise NotFound(N_("There is no such failed job (it may have been requeued already)."), str(exc)) from exc
     except RedisError as exc:
-        raise QueueUnavailable("The job queue (Redis) is not reachable.", str(exc)) from exc
+        raise QueueUnavailable(N_("The job queue (Redis) is not reachable."), str(exc)) from exc
     document_id = _document_id(job)
     if document_id is not None:
         Document.mark_queued(document_id)
@@ -198,7 +198,7 @@ def _refuse_requeue_without_document(queue: Any, job_id: str) -> None:
     except NoSuchJobError:
         return  # requeue() says so
     except RedisError as exc:
-        raise QueueUnavailable("The job queue (Redis) is not reachable.", str(exc)) from exc
+        raise QueueUnavailable(N_("The job queue (Redis) is not reachable."), str(exc)) from exc
     document_id = _document_id(job)
     if document_id is None:
         return

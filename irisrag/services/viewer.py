@@ -16,6 +16,7 @@ from pathlib import Path
 
 from irisrag import components
 from irisrag.errors import NotFound
+from irisrag.i18n import N_
 from irisrag.models import Area, Document
 from irisrag.services import access, api_keys
 from irisrag.services.api_keys import KeyPrincipal
@@ -51,7 +52,7 @@ class DocumentView:
 
 
 def _not_found(document_id: int) -> NotFound:
-    return NotFound(f"There is no document with id {document_id}.")
+    return NotFound(N_("There is no document with id %(id)s."), params={"id": document_id})
 
 
 def readable_document(area_ids: list[int], document_id: int) -> Document:

@@ -31,7 +31,19 @@ def select_locale() -> str:
 
 def init_web(app: Flask) -> None:
     """Register extensions, blueprints and hooks."""
-    from irisrag.web import admin, api, auth, conversations, dashboard, errors, ops, security, sso, viewer
+    from irisrag.web import (
+        admin,
+        api,
+        auth,
+        conversations,
+        dashboard,
+        errors,
+        labels,
+        ops,
+        security,
+        sso,
+        viewer,
+    )
     from irisrag.web import logging as request_log
 
     request_log.init_app(app)  # first: its timer starts before the other hooks run
@@ -41,9 +53,13 @@ def init_web(app: Flask) -> None:
     from flask_babel import get_locale, gettext
 
     app.jinja_env.globals["get_locale"] = get_locale
-    # A stored message (an outcome, a row's error) is looked up in the catalogue as it is:
-    # Jinja's `_()` would %-format it (a path with "%2e" raised) and mark it safe.
-    app.jinja_env.filters["translated"] = gettext
+    # A stored message (an outcome, a row's error): a plain message id, or id + params as JSON
+    # (irisrag.i18n.stored_message). Jinja's `_()` would %-format a plain one (a path with "%2e"
+    # raised) and mark it safe; render_stored formats only the params it stored, and escapes.
+    from irisrag.i18n import render_stored
+
+    app.jinja_env.filters["translated"] = lambda text: render_stored(text, gettext)
+    labels.init_app(app)
     security.init_app(app)
     app.register_blueprint(auth.bp)
     app.register_blueprint(dashboard.bp)

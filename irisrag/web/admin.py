@@ -7,6 +7,7 @@ from flask import Blueprint, abort, redirect, request, url_for
 from flask_babel import gettext as _
 
 from irisrag.errors import IrisRagError
+from irisrag.i18n import N_
 from irisrag.models import Area, Group
 from irisrag.services import admin as admin_service
 from irisrag.web import forms
@@ -35,10 +36,10 @@ def run_action(tab: str, action: Callable[[], object], message: str, *, form=Non
         action()
     except IrisRagError as exc:
         if form is not None and getattr(exc, "field", None) in form:
-            form[exc.field].errors = [exc.message]
+            form[exc.field].errors = [exc.translated(_)]
             return render_tab(tab, exc.status, **{form_key: form})
         if form is not None and exc.detail in form and form_key:
-            form[exc.detail].errors = [exc.message]
+            form[exc.detail].errors = [exc.translated(_)]
             return render_tab(tab, exc.status, **{form_key: form})
         if row is not None:
             return render_tab(tab, exc.status, row_errors={row: exc.translated(_)})
@@ -113,24 +114,32 @@ def delete_user(user_id: int):
 
 # --- groups and areas ---------------------------------------------------------
 
-def _named_routes(tab: str, model, label: str, delete: Callable[[int], None], *, form_key: str,
+# Whole sentences per kind: "%(label)s created." with an English label rendered "Group angelegt.".
+_NOTICES = {
+    Group: (N_("Group created."), N_("Group saved."), N_("Group deleted.")),
+    Area: (N_("Area created."), N_("Area saved."), N_("Area deleted.")),
+}
+
+
+def _named_routes(tab: str, model, delete: Callable[[int], None], *, form_key: str,
                   endpoints: tuple[str, str, str]) -> None:
     """Register create, update and delete of a named model (groups, areas) under the given endpoint names."""
+    created, saved, deleted = _NOTICES[model]
 
     def create():
         form = forms.NamedForm()
         return run_action(tab, lambda: admin_service.create_named(model, form.name.data, form.description.data),
-                          _("%(label)s created.", label=label), form=form, form_key=form_key)
+                          _(created), form=form, form_key=form_key)
 
     def update(ident: int):
         form = forms.NamedForm()
         if not form.validate_on_submit():
             return render_tab(tab, 400, row_errors={ident: _("Please enter a name.")})
         return run_action(tab, lambda: admin_service.update_named(model, ident, form.name.data, form.description.data),
-                          _("%(label)s saved.", label=label), row=ident)
+                          _(saved), row=ident)
 
     def remove(ident: int):
-        return run_action(tab, lambda: delete(ident), _("%(label)s deleted.", label=label), row=ident)
+        return run_action(tab, lambda: delete(ident), _(deleted), row=ident)
 
     create_endpoint, update_endpoint, delete_endpoint = endpoints
     bp.add_url_rule(f"/{tab}", create_endpoint, admin_required(create), methods=["POST"])
@@ -138,9 +147,9 @@ def _named_routes(tab: str, model, label: str, delete: Callable[[int], None], *,
     bp.add_url_rule(f"/{tab}/<int:ident>/delete", delete_endpoint, admin_required(remove), methods=["POST"])
 
 
-_named_routes("groups", Group, "Group", admin_service.delete_group, form_key="group_form",
+_named_routes("groups", Group, admin_service.delete_group, form_key="group_form",
               endpoints=("create_group", "update_group", "delete_group"))
-_named_routes("areas", Area, "Area", admin_service.delete_area, form_key="area_form",
+_named_routes("areas", Area, admin_service.delete_area, form_key="area_form",
               endpoints=("create_area", "update_area", "delete_area"))
 
 

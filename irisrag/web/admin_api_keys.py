@@ -32,7 +32,7 @@ def create_api_key():
     try:
         created = api_keys.create_key(user_id, name=request.form.get("name", ""), areas=areas)
     except IrisRagError as exc:
-        return render_tab(TAB, exc.status, api_key_error=exc.message)
+        return render_tab(TAB, exc.status, api_key_error=exc.translated(_))
     # Rendered directly (no redirect) for forms without htmx too: the key is shown only here.
     return render_tab(TAB, message=_("API key created."), new_api_key=created.plain)
 

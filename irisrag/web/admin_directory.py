@@ -40,7 +40,7 @@ def add_directory_group():
         external_accounts.add_mapping(form.get("provider", ""), form.get("external_group", ""),
                                       form.get("group", type=int), form.get("grants_admin") == "y")
     except IrisRagError as exc:
-        return _page(exc.status, error=_(exc.message))
+        return _page(exc.status, error=exc.translated(_))
     return _page(message=_("Mapping saved. It applies at each member's next sign-in."))
 
 

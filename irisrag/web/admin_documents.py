@@ -20,9 +20,12 @@ from irisrag.errors import IrisRagError, NotFound
 from irisrag.ingest.extract import SUPPORTED, supported_types_text
 from irisrag.ingest.stage import size_text
 from irisrag.services import coverage as coverage_service
+from irisrag.services import document_bulk, import_progress
 from irisrag.services import documents as document_service
+from irisrag.services.document_list import DocumentQuery, list_page
 from irisrag.web.admin import bp, render_tab
 from irisrag.web.htmx import is_htmx
+from irisrag.web.logging import quiet
 from irisrag.web.security import admin_required
 
 log = logging.getLogger(__name__)
@@ -44,13 +47,19 @@ class Outcome:
 def documents_context() -> dict:
     """Return what the documents tab shows (imports of dead workers are marked failed first)."""
     document_service.mark_stale_failed()
-    area_filter = request.args.get("area", type=int)
+    page = list_page(DocumentQuery.from_args(request.args))
     config = current_app.config
     return {
-        "documents": document_service.list_documents(area_filter), "area_filter": area_filter,
-        "outcomes": [], "entered": {}, "accept": ",".join(SUPPORTED), "supported": supported_types_text(),
-        "max_upload": size_text(config["MAX_UPLOAD_BYTES"]), "volume_configured": bool(config["SRC_VOLUME_PATH"]),
+        "listing": page, "documents": page.documents, "area_filter": page.query.area, "keep": page.query.args(),
+        "poll": import_progress.poll([d.id for d in page.documents if d.is_running]), "outcomes": [], "entered": {}, "accept": ",".join(SUPPORTED),
+        "supported": supported_types_text(), "max_upload": size_text(config["MAX_UPLOAD_BYTES"]),
+        "volume_configured": bool(config["SRC_VOLUME_PATH"]),
     }
+
+
+def _keep() -> dict:
+    """Return the list's query-string arguments of this request (actions return to the same page)."""
+    return DocumentQuery.from_args(request.args).args()
 
 
 def _visible(status: int) -> int:
@@ -92,10 +101,10 @@ def _act(action: Callable[[], Any], message: Callable[[Any], str], row: int | No
     try:
         result = action()
     except IrisRagError as exc:
-        shown = {"row_errors": {row: exc.message}} if row is not None else {}
-        return render_tab(TAB, _visible(exc.status), error=exc.message, **shown)
+        shown = {"row_errors": {row: exc.translated(_)}} if row is not None else {}
+        return render_tab(TAB, _visible(exc.status), error=exc.translated(_), **shown)
     if not is_htmx():
-        return redirect(url_for("admin.index", tab=TAB, area=request.args.get("area", type=int)))
+        return redirect(url_for("admin.index", tab=TAB, **_keep()))
     return render_tab(TAB, message=message(result))
 
 
@@ -156,6 +165,7 @@ def upload_too_large(exc: RequestEntityTooLarge):
 # --- one document, all documents ---------------------------------------------
 
 @bp.route("/documents/<int:document_id>/row")
+@quiet
 @admin_required
 def document_row(document_id: int):
     """Return one row; it keeps polling itself only while its import runs."""
@@ -167,7 +177,56 @@ def document_row(document_id: int):
             doc = document_service.get_document(document_id)
     except NotFound:
         return ""  # deleted meanwhile: the row disappears
-    return render_template("admin/_document_row.html", d=doc, row_errors={})
+    return render_template("admin/_document_row.html", d=doc, row_errors={}, keep=_keep())
+
+
+@bp.route("/documents/progress")
+@quiet
+@admin_required
+def document_progress():
+    """Return the overall bar and the asked-for rows (out of band): one poll per open tab, backing off."""
+    if not is_htmx():
+        return render_tab(TAB)
+    document_service.mark_stale_failed()
+    ids = [int(i) for i in request.args.get("ids", "").split(",") if i.isdigit()]
+    answer = import_progress.poll(ids, request.args.get("sig", ""), request.args.get("wait", 0.0, type=float))
+    return render_template("admin/_progress_poll.html", poll=answer, keep=_keep(), row_errors={})
+
+
+@bp.route("/documents/bulk", methods=["POST"])
+@admin_required
+def bulk_documents():
+    """Delete, rebuild or move the selected documents; say how many, and which were refused and why."""
+    try:
+        ids = document_bulk.parse_ids(request.form.getlist("ids"))
+        result = document_bulk.apply(request.form.get("action", ""), ids, request.form.get("target", type=int))
+    except IrisRagError as exc:
+        return render_tab(TAB, _visible(exc.status), error=exc.translated(_))
+    if not is_htmx():
+        return redirect(url_for("admin.index", tab=TAB, **_keep()))
+    refused = [Outcome(r.name, False, r.error.translated(_), r.error.detail) for r in result.refused]
+    message = _bulk_message(request.form["action"], result.done) if result.done else None
+    error = ngettext("%(num)d document was refused.", "%(num)d documents were refused.",
+                     len(refused)) if refused else None
+    return render_tab(TAB, outcomes=refused, message=message, error=error)
+
+
+def _bulk_message(action: str, done: int) -> str:
+    if action == "delete":
+        return ngettext("%(num)d document deleted with its chunks.", "%(num)d documents deleted with their chunks.", done)
+    if action == "rebuild":
+        return ngettext("%(num)d document queued for a rebuild.", "%(num)d documents queued for a rebuild.", done)
+    return ngettext("%(num)d document moved.", "%(num)d documents moved.", done)
+
+
+@bp.route("/areas/<int:ident>/delete-with-documents", methods=["POST"])
+@admin_required
+def delete_area_with_documents(ident: int):
+    """Delete an area with its documents once its name is typed (the plain delete refuses while it holds any)."""
+    from irisrag.web.admin import run_action
+
+    return run_action("areas", lambda: document_bulk.delete_area_with_documents(ident, request.form.get("confirm", "")),
+                      _("Area deleted with its documents."), row=ident)
 
 
 @bp.route("/documents/<int:document_id>/rebuild", methods=["POST"])
@@ -209,5 +268,5 @@ def document_coverage():
     try:
         rows, error = coverage_service.chunk_coverage(area_filter), None
     except IrisRagError as exc:
-        rows, error = [], exc.message
+        rows, error = [], exc.translated(_)
     return render_template("admin/_coverage.html", rows=rows, error=error, area_filter=area_filter)

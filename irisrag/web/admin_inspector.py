@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flask import request
+from flask_babel import gettext as _
 
 from irisrag.errors import IrisRagError
 from irisrag.models import Area, Document, User
@@ -19,16 +20,18 @@ def _choices() -> dict:
 
 def inspect_retrieval():
     args = request.args
-    form = {"question": args.get("question", ""), "user": args.get("user", ""),
+    form = {"question": args.get("question", ""), "previous": args.get("previous", ""), "user": args.get("user", ""),
             "document": args.get("document", type=int), "areas": args.getlist("areas", type=int)}
-    trace = reach = error = None
+    trace = reach = error = search = None
     try:
+        search = inspector.search(form["question"], form["previous"]) if form["question"].strip() and form["previous"].strip() else None
+        question = search.text if search else form["question"]
         if form["question"] and form["document"]:
-            trace = inspector.trace(form["question"], form["document"], user_ident=int(form["user"])
+            trace = inspector.trace(question, form["document"], user_ident=int(form["user"])
                                     if form["user"].isdigit() else None, area_idents=form["areas"])
         if form["question"] and form["user"].isdigit():
-            reach = inspector.reach(form["question"], int(form["user"]))
+            reach = inspector.reach(question, int(form["user"]))
     except IrisRagError as exc:
-        error = exc.message
+        error = exc.translated(_)
     return render("admin/inspector.html", "admin/_inspector.html", status=400 if error else 200,
-                  form=form, trace=trace, reach=reach, error=error, **_choices())
+                  form=form, trace=trace, reach=reach, search=search, error=error, **_choices())

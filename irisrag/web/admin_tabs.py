@@ -55,7 +55,10 @@ def _groups() -> dict:
 
 
 def _areas() -> dict:
-    return {"data": admin_service.overview("areas"), "area_form": forms.NamedForm(formdata=None)}
+    from irisrag.services.document_list import counts_by_area
+
+    return {"data": admin_service.overview("areas"), "area_form": forms.NamedForm(formdata=None),
+            "document_counts": counts_by_area()}
 
 
 def _links() -> dict:

@@ -15,6 +15,7 @@ from flask import Blueprint, current_app, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from irisrag.errors import IrisRagError, NotFound, ValidationError
+from irisrag.i18n import N_, english_stored
 from irisrag.models import Area, Document
 from irisrag.services import api as api_service
 from irisrag.services import asking
@@ -119,7 +120,7 @@ def unknown(rest: str):
         response = _error_response("method_not_allowed", f"Use {', '.join(allowed)} here.", 405)
         response.headers["Allow"] = ", ".join(allowed)
         return response
-    raise NotFound("There is no such API endpoint; see /api/v1/openapi.json.")
+    raise NotFound(N_("There is no such API endpoint; see /api/v1/openapi.json."))
 
 
 # --- errors ---------------------------------------------------------------------
@@ -172,23 +173,23 @@ def _json_body() -> dict[str, Any]:
     try:
         data = request.get_json(silent=True)
     except RecursionError:  # json.loads gives up on very deep nesting with RecursionError, not ValueError
-        raise InvalidJSON("The JSON body is nested too deeply.") from None
+        raise InvalidJSON(N_("The JSON body is nested too deeply.")) from None
     if not isinstance(data, dict):
-        raise InvalidJSON("Send a JSON object with Content-Type: application/json.")
+        raise InvalidJSON(N_("Send a JSON object with Content-Type: application/json."))
     return data
 
 
 def _text(data: dict[str, Any], name: str) -> str | None:
     value = data.get(name)
     if value is not None and not isinstance(value, str):
-        raise ValidationError(f"{name} must be a string.", field=name)
+        raise ValidationError(N_("%(field)s must be a string."), field=name, params={"field": name})
     return value
 
 
 def _flag(data: dict[str, Any], name: str, default: bool) -> bool:
     value = data.get(name, default)
     if not isinstance(value, bool):
-        raise ValidationError(f"{name} must be true or false.", field=name)
+        raise ValidationError(N_("%(field)s must be true or false."), field=name, params={"field": name})
     return value
 
 
@@ -198,14 +199,14 @@ def _areas(data: dict[str, Any]) -> list[int | str] | None:
         return None
     if not isinstance(value, list) or len(value) > 1000 or not all(
             isinstance(a, (int, str)) and not isinstance(a, bool) for a in value):
-        raise ValidationError("areas must be a list of area ids or names.", field="areas")
+        raise ValidationError(N_("areas must be a list of area ids or names."), field="areas")
     return value
 
 
 def _area_ref(value: Any) -> int | str | None:
     """Return an area id (digits) or name from a query, form or JSON value."""
     if isinstance(value, bool) or (value is not None and not isinstance(value, (int, str))):
-        raise ValidationError("area must be an area id or name.", field="area")
+        raise ValidationError(N_("area must be an area id or name."), field="area")
     if isinstance(value, str):
         value = value.strip()
         return int(value) if value.isdigit() else (value or None)
@@ -217,7 +218,7 @@ def _int_arg(name: str, default: int) -> int:
     if raw is None or raw == "":
         return default
     if not raw.isdigit():
-        raise ValidationError(f"{name} must be a whole number.", field=name)
+        raise ValidationError(N_("%(field)s must be a whole number."), field=name, params={"field": name})
     return int(raw)
 
 
@@ -240,7 +241,7 @@ def _document(doc: Document) -> dict[str, Any]:
         "id": doc.id, "name": doc.name, "area": {"id": doc.area.id, "name": doc.area.name}, "kind": doc.kind,
         "status": doc.status, "running": doc.is_running,
         "progress": {"done": doc.progress_done, "total": doc.progress_total}, "chunk_count": doc.chunk_count,
-        "source_url": doc.source_url, "original_path": doc.original_path, "error": doc.error,
+        "source_url": doc.source_url, "original_path": doc.original_path, "error": english_stored(doc.error),
         "created_at": _time(doc.created_at), "updated_at": _time(doc.updated_at),
         "imported_at": _time(doc.imported_at),
     }
@@ -275,7 +276,7 @@ def _answer(result) -> dict[str, Any]:
     return {
         "question": result.question, "areas": list(result.area_ids), "status": result.status,
         "answer": result.answer_text, "llm": result.llm, "extractive": result.extractive,
-        "notice": result.notice, "error": result.error,
+        "notice": result.notice, "error": english_stored(result.error) or None,
         "error_detail": result.error_detail if current_key().is_admin else None,
         "citations": [_citation(c) for c in getattr(result, "citations", ())],
         "context": [{"position": c.position, "document_id": c.document_id, "area_id": c.area_id,

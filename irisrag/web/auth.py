@@ -25,7 +25,7 @@ def _login(world: str):
                 **sso.password_login_options(),
             )
         except (ValidationError, SignInRefused, DirectoryUnavailable) as exc:
-            error = _(exc.message)
+            error = exc.translated(_)
             status = exc.status if exc.code in ("rate_limited", "directory_unavailable") else 401
             return render_template("auth/login.html", form=form, error=error, world=world), status
         (security.login_as_admin if admin else security.login_as_user)(user)

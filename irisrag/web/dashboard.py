@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_login import current_user
 
 from irisrag.errors import ValidationError
@@ -55,7 +56,7 @@ def give_feedback(question_id: int):
         saved = history.give_feedback(current_user.id, question_id, rating, comment)
     except ValidationError as exc:
         return render_template("dashboard/_feedback.html", question_id=question_id, rating=None, comment=comment,
-                               feedback_error=exc.message), exc.status
+                               feedback_error=exc.translated(_)), exc.status
     if not is_htmx():
         return redirect(url_for("conversations.show", conversation_id=saved.question.conversation_id,
                                 _anchor=f"t{question_id}"))

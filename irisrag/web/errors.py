@@ -9,10 +9,23 @@ from flask_wtf.csrf import CSRFError
 from peewee import InterfaceError, OperationalError
 
 from irisrag.errors import IrisRagError
+from irisrag.i18n import N_
 from irisrag.web import security
 
 log = logging.getLogger(__name__)
-DATABASE_UNAVAILABLE = "The database is busy or not reachable at the moment. Please try again in a few seconds."
+DATABASE_UNAVAILABLE = N_("The database is busy or not reachable at the moment. Please try again in a few seconds.")
+CSRF_REFUSED = N_("The form has expired or did not come from this page. Please reload the page and try again.")
+INTERNAL_ERROR = N_("Something went wrong on our side. The error has been logged.")
+# Werkzeug's descriptions are English; the page shows these instead (the API keeps the English text).
+HTTP_MESSAGES = {
+    400: N_("The request could not be understood."),
+    403: N_("You do not have permission to open this page."),
+    404: N_("The page was not found."),
+    405: N_("This action is not allowed here."),
+    413: N_("The upload is too large."),
+    429: N_("Too many requests. Please wait a moment and try again."),
+    500: INTERNAL_ERROR,
+}
 
 
 def _page(code: int, message: str):
@@ -34,11 +47,11 @@ def init_app(app: Flask) -> None:
     def _csrf(exc: CSRFError):
         log.warning("csrf_rejected path=%s reason=%s", request.path, exc.description)
         if _wants_json():
-            return jsonify(error={"code": "csrf", "message": exc.description}), 400
+            return jsonify(error={"code": "csrf", "message": CSRF_REFUSED}), 400
         login_endpoint = security.logged_out_of(request.path)
         if login_endpoint is not None:  # the session ended (expired, logged out elsewhere): log in again
             return security.session_expired(login_endpoint)
-        return _page(400, exc.description)
+        return _page(400, gettext(CSRF_REFUSED))
 
     @app.errorhandler(IrisRagError)
     def _domain(exc: IrisRagError):
@@ -51,10 +64,10 @@ def init_app(app: Flask) -> None:
     def _database_unavailable(exc: Exception):
         # SQLite busy past busy_timeout, a PostgreSQL restart: transient, so 503 and "try again".
         log.warning("database_unavailable path=%s error=%s: %s", request.path, type(exc).__name__, exc)
-        message = DATABASE_UNAVAILABLE
         if _wants_json():
-            response = jsonify(error={"code": "database_unavailable", "message": message})
+            response = jsonify(error={"code": "database_unavailable", "message": DATABASE_UNAVAILABLE})
             return response, 503, {"Retry-After": "5"}
+        message = gettext(DATABASE_UNAVAILABLE)
         try:
             body, status = _page(503, message)
         except (OperationalError, InterfaceError):  # the page itself needed the database (who is logged in)
@@ -70,7 +83,7 @@ def _http_error(exc):
     message = getattr(exc, "description", "Internal error")
     if code == 500:
         log.exception("internal_error path=%s", request.path)
-        message = "Something went wrong on our side. The error has been logged."
+        message = INTERNAL_ERROR
     if _wants_json():
         return jsonify(error={"code": str(code), "message": message}), code
-    return _page(code, message)
+    return _page(code, gettext(HTTP_MESSAGES.get(code, INTERNAL_ERROR)))

@@ -3,7 +3,8 @@
 The path is logged without its query string, and no form or JSON body is ever logged, so
 questions never reach the logs. The request id comes from a well-formed incoming
 ``X-Request-ID`` (a proxy's) or is made here; it is sent back in the response header so a
-user's report can be matched with the line.
+user's report can be matched with the line. Views marked ``@quiet`` (polls that come every few
+seconds while imports run) are logged at DEBUG unless they fail.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import time
 import uuid
 from urllib.parse import quote
 
-from flask import Flask, g, request
+from flask import Flask, current_app, g, request
 
 log = logging.getLogger("irisrag.request")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
@@ -25,6 +26,17 @@ def request_id() -> str:
         incoming = request.headers.get("X-Request-ID", "")
         g.request_id = incoming if _REQUEST_ID.match(incoming) else uuid.uuid4().hex[:16]
     return g.request_id
+
+
+def quiet(view):
+    """Mark a view whose successful requests are logged at DEBUG only (a poll: one line every few seconds)."""
+    view.quiet_log = True
+    return view
+
+
+def _level(response) -> int:
+    view = current_app.view_functions.get(request.endpoint)
+    return logging.DEBUG if getattr(view, "quiet_log", False) and response.status_code < 400 else logging.INFO
 
 
 def _who() -> str:
@@ -56,6 +68,6 @@ def init_app(app: Flask) -> None:
         ms = (time.perf_counter() - started) * 1000 if started is not None else -1.0
         response.headers.setdefault("X-Request-ID", request_id())
         if request.endpoint != "static":
-            log.info("request id=%s method=%s path=%s status=%d ms=%.1f %s", request_id(), request.method,
+            log.log(_level(response), "request id=%s method=%s path=%s status=%d ms=%.1f %s", request_id(), request.method,
                      quote(request.path[:300], safe="/:@!$&'()*+,;=-._~"), response.status_code, ms, _who())
         return response

@@ -14,7 +14,8 @@ from urllib.parse import urlsplit
 from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 
-from irisrag.errors import DirectoryUnavailable, SignInRefused
+from irisrag.errors import DirectoryUnavailable, IrisRagError, SignInRefused
+from irisrag.i18n import N_
 from irisrag.services import auth as auth_service
 from irisrag.services.external_accounts import sign_in
 from irisrag.services.ldap_directory import LdapDirectory
@@ -27,6 +28,7 @@ log = logging.getLogger(__name__)
 PENDING = "oidc_pending"
 ID_TOKEN = {"user": "oidc_id_token", "admin": "oidc_admin_id_token"}
 RATE_KEY = "sso:oidc"
+SSO_OFF = N_("Single sign-on is not configured.")
 
 
 def _config():
@@ -50,23 +52,25 @@ def _redirect_uri() -> str:
     return _config().get("OIDC_REDIRECT_URI") or url_for("sso.oidc_callback", _external=True)
 
 
-def _refused(world: str, message: str, status: int):
+def _refused(world: str, message: str | IrisRagError, status: int):
+    """Show the login page with the refusal (a message id, or a domain error) in the user's language."""
     form = LoginForm(formdata=None)
-    return render_template("auth/login.html", form=form, error=_(message), world=world), status
+    error = message.translated(_) if isinstance(message, IrisRagError) else _(message)
+    return render_template("auth/login.html", form=form, error=error, world=world), status
 
 
 @bp.route("/oidc/login")
 def oidc_login():
     world = "admin" if request.args.get("world") == "admin" else "user"
     if not oidc_enabled():
-        return _refused(world, "Single sign-on is not configured.", 404)
+        return _refused(world, SSO_OFF, 404)
     limits = {"limit": _config()["LOGIN_RATE_LIMIT"], "window": _config()["LOGIN_RATE_WINDOW"]}
     try:
         auth_service.check_rate(RATE_KEY, security.client_address(), **limits)
         url, pending = OidcClient(_config()).begin(_redirect_uri())
     except (auth_service.RateLimited, DirectoryUnavailable) as exc:
         log.warning("sso_start_refused address=%s reason=%s", security.client_address(), exc.detail or exc.code)
-        return _refused(world, exc.message, exc.status)
+        return _refused(world, exc, exc.status)
     default = url_for("admin.index") if world == "admin" else url_for("dashboard.index")
     session[PENDING] = {**pending, "world": world, "next": security.safe_next(request.args.get("next"), default)}
     return redirect(url)
@@ -89,19 +93,19 @@ def oidc_callback():
     world = (pending or {}).get("world", "user")
     address = security.client_address()
     if not oidc_enabled():
-        return _refused(world, "Single sign-on is not configured.", 404)
+        return _refused(world, SSO_OFF, 404)
     try:
         auth_service.check_rate(RATE_KEY, address, limit=_config()["LOGIN_RATE_LIMIT"],
                                 window=_config()["LOGIN_RATE_WINDOW"])
         return _finish(world, pending)
     except auth_service.RateLimited as exc:
-        return _refused(world, exc.message, exc.status)
+        return _refused(world, exc, exc.status)
     except DirectoryUnavailable as exc:
         log.warning("sso_unavailable address=%s detail=%s", address, exc.detail)
-        return _refused(world, exc.message, exc.status)
+        return _refused(world, exc, exc.status)
     except SignInRefused as exc:
         auth_service.record_failure(RATE_KEY, address, method="oidc", reason=exc.detail)
-        return _refused(world, exc.message, exc.status)
+        return _refused(world, exc, exc.status)
 
 
 def logout_target(world: str, default: str) -> str:

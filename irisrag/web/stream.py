@@ -22,7 +22,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import Response, render_template, stream_with_context
+from flask_babel import gettext
 
+from irisrag.i18n import N_
 from irisrag.rag.answer import to_html
 from irisrag.services.answer_views import AskResult
 from irisrag.services.asking import Done, Error, Event, Sources, Token
@@ -31,7 +33,7 @@ from irisrag.web import composer
 log = logging.getLogger(__name__)
 
 TOKEN_INTERVAL = 0.05  # seconds between two renders of the growing answer (the first token goes at once)
-INTERNAL = "Something went wrong on our side. The error has been logged."
+INTERNAL = N_("Something went wrong on our side. The error has been logged.")
 
 
 def sse(event: str, data: str) -> str:
@@ -85,7 +87,7 @@ def dashboard_events(events: Iterator[Event], *, show_sources: bool) -> Iterator
         return sse(name, composer.turn_html(event.result, show_sources=show_sources))
 
     def failure() -> str:
-        return sse("error", render_template("_error.html", code=500, message=INTERNAL))
+        return sse("error", render_template("_error.html", code=500, message=gettext(INTERNAL)))
 
     return _rendered(events, render, failure)
 

@@ -33,7 +33,8 @@ def test_browser_upload_is_imported_live_and_can_be_deleted(page, live_server, a
         page.select_option("#upload-area", label="Handbook")
         page.set_input_files("#upload-files", str(FIXTURES / "excerpt-de.md"))
         page.click("#upload-form button[type=submit]")
-        page.wait_for_selector("#import-outcomes li.ok:has-text('excerpt-de.md')")
+        page.wait_for_selector("#message:has-text('1 import queued.')")
+        assert page.query_selector("#import-outcomes") is None  # queued files: only in the table
 
         try:
             done = page.wait_for_selector("tr.doc-row[data-status=done]:has-text('excerpt-de.md')", timeout=30000)

@@ -61,7 +61,7 @@ def test_system_page_shows_index_disks_and_an_idle_queue(app):
     seed_library(app)
     client = admin_for(app)
     html = body(client.get("/admin/system"))
-    assert re.search(r'id="tab-system"[^>]*aria-selected="true"', html)
+    assert re.search(r'id="tab-system"[^>]*aria-current="page"', html)
     assert re.search(r'id="queue-length">0<', html) and re.search(r'id="worker-count">0<', html)
     assert 'id="no-workers"' in html and 'id="no-failed-jobs"' in html
     assert "chunks_fake_64" in html and "(in use)" in html

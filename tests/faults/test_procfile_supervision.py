@@ -24,8 +24,8 @@ def procfile_with(tmp_path: Path, web: str, worker: str) -> Path:
         elif name == "worker":
             command = (command.replace(".venv/bin/python worker.py", "@WORKER@")
                        .replace(".venv/bin/python", sys.executable).replace("@WORKER@", worker))
-        elif name == "redis":
-            continue  # not needed here
+        elif name in ("redis", "welcome"):
+            continue  # not needed here (welcome only prints the start-up box)
         lines.append(f"{name}:{command}")
     path = tmp_path / "Procfile"
     path.write_text("\n".join(lines) + "\n")

@@ -7,6 +7,7 @@ import pytest
 
 from irisrag.errors import Conflict
 from irisrag.extensions import db
+from irisrag.i18n import english_stored
 from irisrag.jobs import documents as document_jobs
 from irisrag.jobs.queue import enqueue
 from irisrag.models import Area, Document
@@ -46,5 +47,5 @@ def test_slow_fetch_is_not_judged_dead_and_never_runs_twice(tmp_path, database_u
         finally:
             for worker in workers:
                 stop_worker(worker)
-    assert row.status == "failed" and "took longer than 9 seconds" in row.error
+    assert row.status == "failed" and "took longer than 9 seconds" in english_stored(row.error)
     assert server.connections == 1

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 from irisrag.embeddings import FakeEmbedder
-from irisrag.rag.extractive import compose, highlighter, score_units
+from irisrag.rag.extractive import Scored, candidates, compose, highlighter, score_units, select, shorten
 from irisrag.rag.lexical import LexicalMatch, terms
 from irisrag.rag.retrieve import Context, ContextChunk
-from irisrag.rag.sentences import UNIT_ITEM, UNIT_TABLE, split_sentences, units
+from irisrag.rag.sentences import UNIT_ITEM, UNIT_TABLE, Unit, split_sentences, units
 from irisrag.vectorstore import Hit
 
 
@@ -70,3 +70,35 @@ def test_highlighter_marks_question_terms_outside_tags_and_links():
     html = mark('<p>OpenTelemetry wird <a href="#cite-1">1</a> konfiguriert <code>OpenTelemetry</code></p>')
     assert html == ('<p><mark>OpenTelemetry</mark> wird <a href="#cite-1">1</a> <mark>konfiguriert</mark> '
                     '<code>OpenTelemetry</code></p>')
+
+
+def test_a_sentence_cut_by_chunk_overlap_is_not_offered_twice():
+    whole = "Beim nächsten Spielzug nahm Miller dem Quarterback Newton den Ball ab."
+    context = make_context("Vorher passierte wenig. " + whole, "Quarterback Newton den Ball ab. Danach kam Denver.",
+                           "dem Quarterback Newton den Ball ab.", question="Wer nahm Newton den Ball ab?")
+    found = [u.text for u, _ in candidates(context)]
+    assert whole in found and "Danach kam Denver." in found
+    assert "dem Quarterback Newton den Ball ab." not in found  # partial, inside the whole sentence
+    assert "Quarterback Newton den Ball ab." in found  # starts upper-case: a sentence of its own, kept
+
+
+def test_the_room_left_is_filled_with_the_next_sentence_shortened():
+    long_first = "Der Collector " + "sammelt Daten aus vielen Quellen und " * 5 + "leitet sie weiter."
+    second = ("Die Konfiguration des Collectors liegt in otel.yaml und wird beim Start gelesen, "
+              "danach nie wieder, außer man startet ihn neu.")
+    scored = [Scored(Unit(long_first, "sentence", 0), 1, 2.0), Scored(Unit(second, "sentence", 1), 1, 1.0)]
+    chosen = select(scored, 300)
+    assert [s.unit.text for s, _ in chosen] == [long_first, second]
+    first_size = len(long_first) + 5
+    assert chosen[1][1] == 300 - first_size - 5 < len(second)
+    text = shorten(second, terms("otel.yaml Konfiguration"), chosen[1][1])
+    assert len(text) <= chosen[1][1] + 4 and "otel.yaml" in text
+
+
+def test_headings_are_never_the_answer():
+    context = make_context("## Konfiguration des OpenTelemetry Collectors\n\nSie steht in otel.yaml.",
+                           "3.2 OpenTelemetry Collector konfigurieren\n\nDie Datei heißt otel.yaml.",
+                           question="Wie konfiguriere ich den OpenTelemetry Collector?")
+    assert [u.kind for u in units(context.chunks[1].hit.text)] == ["heading", "sentence"]
+    text = compose(context.question, context, FakeEmbedder())
+    assert "Collector" not in text and "otel.yaml" in text

@@ -17,6 +17,7 @@ import pytest
 
 from irisrag.extensions import db
 from irisrag.models import Area, Group, User
+from irisrag.web.errors import CSRF_REFUSED
 from tests.conftest import csrf_token, login
 from tests.services import PASSWORD, seed_library
 
@@ -82,7 +83,7 @@ def test_csrf_every_state_changing_route_refuses_a_missing_or_wrong_token(app, b
                     (headers.__setitem__("X-CSRFToken", token) if htmx else form.__setitem__("csrf_token", token))
                 resp = client.open(url, method=method, data=form, headers=headers)
                 assert resp.status_code == 400, (endpoint, method, url, token, htmx, resp.status_code)
-                assert "CSRF" in resp.get_data(as_text=True), (endpoint, url)
+                assert CSRF_REFUSED in resp.get_data(as_text=True), (endpoint, url)
     assert snapshot(app) == before  # nothing was created, changed or deleted
     assert client.get("/").status_code == 200 and client.get("/admin").status_code == 200  # still logged in
 

@@ -1,4 +1,5 @@
 """Admin documents tab: imports, live rows, rebuild, delete, coverage, through the test client."""
+import re
 from datetime import timedelta
 from io import BytesIO
 from pathlib import Path
@@ -65,7 +66,8 @@ def test_admin_documents_every_route_refuses_anonymous_and_plain_users(app, make
     make_user("alice", "alicepassword")
     anonymous, user = app.test_client(), app.test_client()
     assert login(user, "alice", "alicepassword").status_code == 302
-    gets = [f"/admin/documents/{doc.id}/row", "/admin/documents/coverage", "/admin/tab/documents"]
+    gets = [f"/admin/documents/{doc.id}/row", "/admin/documents/coverage", "/admin/tab/documents",
+            f"/admin/documents/progress?ids={doc.id}"]
 
     def posts():  # fresh each time: the test client closes uploaded streams
         return {
@@ -74,6 +76,8 @@ def test_admin_documents_every_route_refuses_anonymous_and_plain_users(app, make
             "/admin/documents/urls": {"area": str(area.id), "urls": "https://example.org/x"},
             f"/admin/documents/{doc.id}/rebuild": {}, "/admin/documents/rebuild": {},
             f"/admin/documents/{doc.id}/delete": {},
+            "/admin/documents/bulk": {"action": "delete", "ids": [str(doc.id)]},
+            f"/admin/areas/{area.id}/delete-with-documents": {"confirm": area.name},
         }
 
     for client in (anonymous, user):
@@ -91,17 +95,19 @@ def test_admin_documents_every_route_refuses_anonymous_and_plain_users(app, make
 
 # --- upload ---------------------------------------------------------------------
 
-def test_admin_documents_upload_reports_each_file(admin_client, app):
+def test_admin_documents_upload_reports_a_summary_and_only_the_refused_files(admin_client, app):
     area = _area(app)
     resp = _upload(admin_client, area.id, ("handbook.md", b"# Titel\n\nInhalt"), ("setup.exe", b"MZ\x00"))
     html = _body(resp)
     assert resp.status_code == 200
     assert "1 import queued." in html and "1 item was refused." in html
-    assert "<strong>handbook.md</strong>" in html and "<strong>setup.exe</strong>" in html
+    outcomes = html[html.index('id="import-outcomes"'):html.index("</ul>", html.index('id="import-outcomes"'))]
+    assert "<strong>setup.exe</strong>" in outcomes and "handbook.md" not in outcomes  # queued ones: in the table
     assert "The file type .exe is not supported" in html
     with app.app_context(), db.connection_context():
         assert [(d.name, d.status) for d in Document.select()] == [("handbook.md", "queued")]
-    assert 'id="doc-' in html and 'hx-trigger="every 2s"' in html  # the new (queued) row polls
+    assert 'id="doc-' in html and "every" not in html  # rows do not poll one by one
+    assert 'hx-get="/admin/documents/progress?ids=' in html and 'hx-trigger="load delay:3.0s"' in html
 
 
 def test_admin_documents_upload_needs_an_area_and_a_file(admin_client, app):
@@ -204,24 +210,55 @@ def test_admin_documents_url_and_error_detail_are_escaped(admin_client, app):
 
 # --- live rows ----------------------------------------------------------------------
 
-def test_admin_documents_row_polls_while_running_and_stops_when_done(admin_client, app):
+def _poll(client, url: str) -> str:
+    return _body(client.get(url, headers=HX))
+
+
+def _next_poll(html: str) -> str | None:
+    match = re.search(r'id="import-progress"[^>]*hx-get="([^"]+)"', html)
+    return match.group(1).replace("&amp;", "&") if match else None
+
+
+def test_admin_documents_one_poll_refreshes_every_running_row_backs_off_and_stops(admin_client, app):
     area = _area(app)
-    doc = _doc(app, area, "live.md")
-    row = _body(admin_client.get(f"/admin/documents/{doc.id}/row", headers=HX))
-    assert row.lstrip().startswith("<tr") and "<html" not in row
-    assert f'hx-get="/admin/documents/{doc.id}/row"' in row and 'hx-trigger="every 2s"' in row  # queued: calmer
-    assert 'hx-swap="outerHTML"' in row and "queued" in row
+    docs = [_doc(app, area, f"live-{i}.md") for i in range(3)]
+    tab = _body(admin_client.get("/admin/tab/documents", headers=HX))
+    url = _next_poll(tab)
+    assert url and "ids=" + ",".join(str(d.id) for d in docs) in url and tab.count("hx-trigger") == 2  # bar, coverage
+    first = _poll(admin_client, url)
+    assert all(f'<template><tr id="doc-{d.id}" class="doc-row running" data-status="queued" hx-swap-oob="true">'
+               in first.replace("\n", "") for d in docs)
+    assert "0 of 3 done" in first and 'data-wait="6.0"' in first  # nothing moved since the tab: later
+    html, waits = first, []
+    for _ in range(3):
+        html = _poll(admin_client, _next_poll(html))
+        waits.append(float(re.search(r'data-wait="([0-9.]+)"', html).group(1)))
+    assert waits == [12.0, 24.0, 24.0]
     with app.app_context(), db.connection_context():
-        Document.update(status="embedding", progress_done=3, progress_total=10, updated_at=utcnow()).execute()
-    row = _body(admin_client.get(f"/admin/documents/{doc.id}/row", headers=HX))
-    assert '<progress value="3" max="10"' in row and "3/10" in row and 'hx-trigger="every 1s"' in row
+        Document.update(status="embedding", progress_done=3, progress_total=10, updated_at=utcnow()) \
+            .where(Document.id == docs[0].id).execute()
+    html = _poll(admin_client, _next_poll(html))
+    assert '<progress value="3" max="10"' in html and "3/10" in html and 'data-wait="3.0"' in html  # moved: soon again
     with app.app_context(), db.connection_context():
-        Document.update(status="done", chunk_count=7, sha256="ab" * 32, imported_at=utcnow()).execute()
-    row = _body(admin_client.get(f"/admin/documents/{doc.id}/row", headers=HX))
-    assert "hx-trigger" not in row and "hx-get" not in row
-    assert "done" in row and '<td class="num chunks">7</td>' in row and "<code>abababab</code>" in row
-    full = admin_client.get(f"/admin/documents/{doc.id}/row")
+        Document.update(status="done", chunk_count=7, sha256="ab" * 32, imported_at=utcnow(), updated_at=utcnow()).execute()
+    html = _poll(admin_client, _next_poll(html))
+    assert _next_poll(html) is None and html.count("hx-trigger") == 1  # nothing runs: no further poll,
+    assert '<section class="card" id="coverage" hx-swap-oob="true"' in html  # but the coverage is loaded again
+    assert '<td class="num chunks">7</td>' in html and "<code>abababab</code>" in html
+    full = admin_client.get(_next_poll(tab))
     assert full.status_code == 200 and "<html" in _body(full)
+
+
+def test_admin_documents_overall_bar_counts_the_batch_and_estimates_the_rest(admin_client, app):
+    area = _area(app)
+    started = utcnow() - timedelta(minutes=2)
+    for i in range(3):
+        _doc(app, area, f"done-{i}.md", status="done", updated_at=started + timedelta(minutes=1))
+    _doc(app, area, "old.md", status="done", updated_at=started - timedelta(hours=1))  # an earlier batch
+    for i in range(6):
+        _doc(app, area, f"wait-{i}.md", status="queued", updated_at=started)  # no job in Redis: the rows' time
+    html = _body(admin_client.get("/admin/tab/documents", headers=HX))
+    assert "3 of 9 done, about 4 min left" in html  # 2 min for 3, so 4 min for 6
 
 
 def test_admin_documents_row_of_a_deleted_document_disappears(admin_client):
@@ -328,3 +365,16 @@ def test_admin_documents_redis_down_shows_the_queue_message(tmp_path, database_u
     assert doc.status == "failed"
     row = _body(client.get(f"/admin/documents/{doc.id}/row", headers=HX))
     assert "not reachable" in row and "Retry" in row
+
+
+def test_admin_documents_polls_are_not_logged_at_info(admin_client, app, caplog):
+    import logging
+
+    area = _area(app)
+    doc = _doc(app, area, "live.md")
+    caplog.set_level(logging.DEBUG, logger="irisrag.request")
+    admin_client.get(f"/admin/documents/progress?ids={doc.id}", headers=HX)
+    admin_client.get("/admin/tab/documents", headers=HX)
+    lines = [(r.levelno, r.getMessage().split(" path=")[1].split()[0]) for r in caplog.records
+             if r.name == "irisrag.request"]
+    assert lines == [(logging.DEBUG, "/admin/documents/progress"), (logging.INFO, "/admin/tab/documents")]

@@ -49,3 +49,25 @@ def test_inspector_cli_prints_the_trace(app, library):
     assert result.exit_code == 0 and "area_filter" in result.output
     result = runner.invoke(args=["rag", "inspect", QUESTION, "--document", "999", "--user", "alice"])
     assert result.exit_code == 1 and "There is no document with id 999" in result.output
+
+
+def test_inspector_shows_what_a_follow_up_is_searched_for(app, admin_client, library):
+    from urllib.parse import urlencode
+
+    from irisrag import components
+    from irisrag.llm import FakeLLM
+
+    follow_up = {"question": "Und wo genau?", "previous": QUESTION, "document": library.alpha_doc,
+                 "user": library.users["alice"]}
+    html = admin_client.get("/admin/inspector?" + urlencode(follow_up)).get_data(as_text=True)
+    assert "Searched for: Und wo genau? OpenTelemetry konfiguriert" in html and "key terms added" in html
+    assert "in context [1]" in html  # the follow-up alone would find nothing
+    app.config["LLM"] = "fake"
+    with app.app_context():
+        components.get().__dict__["llm"] = FakeLLM("Wo wird OpenTelemetry konfiguriert?")
+    html = admin_client.get("/admin/inspector?" + urlencode(follow_up)).get_data(as_text=True)
+    assert "Searched for: Wo wird OpenTelemetry konfiguriert?" in html and "rewritten by the language model" in html
+    assert "rewrite: " in html and "in context [1]" in html
+    result = app.test_cli_runner().invoke(args=["rag", "inspect", "Und wo genau?", "--previous", QUESTION,
+                                                "--document", str(library.alpha_doc), "--user", "alice"])
+    assert result.exit_code == 0 and "searched for: Wo wird OpenTelemetry konfiguriert? (rewritten" in result.output

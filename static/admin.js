@@ -1,0 +1,69 @@
+/* IrisRAG admin console: the documents tab's drop zone and row selection.
+ *
+ * Drop zone: files dropped on #upload-drop become the file input's files (the input stays
+ * the way without JavaScript); the count is shown. Selection: #pick-all ticks every row of
+ * the page; a row swapped in by the progress poll keeps its tick.
+ * No inline code anywhere: the page runs under script-src 'self'. Events are delegated to
+ * the document, since htmx swaps the tab in and out.
+ */
+(function () {
+  "use strict";
+  if (window.irisragAdmin) { return; }
+  window.irisragAdmin = true;
+
+  function zoneOf(event) {
+    return event.target && event.target.closest ? event.target.closest("#upload-drop") : null;
+  }
+
+  function showCount(zone, count) {
+    var out = zone.querySelector(".drop-count");
+    if (!out) { return; }
+    out.textContent = count === 1 ? out.dataset.one : (count ? out.dataset.many.replace("{n}", count) : "");
+  }
+
+  function onDrag(event) {
+    var zone = zoneOf(event);
+    if (!zone) { return; }
+    event.preventDefault();
+    zone.classList.toggle("over", event.type === "dragover" || event.type === "dragenter");
+  }
+
+  function onDrop(event) {
+    var zone = zoneOf(event);
+    if (!zone || !event.dataTransfer || !event.dataTransfer.files.length) { return; }
+    event.preventDefault();
+    zone.classList.remove("over");
+    var input = zone.querySelector("input[type=file]");
+    input.files = event.dataTransfer.files;
+    showCount(zone, input.files.length);
+  }
+
+  function onChange(event) {
+    var target = event.target;
+    if (target.id === "upload-files") { showCount(zoneOf(event), target.files.length); }
+    if (target.id === "pick-all") {
+      document.querySelectorAll("#document-rows input[name=ids]").forEach(function (box) {
+        box.checked = target.checked;
+      });
+    }
+  }
+
+  function prepare() {
+    document.querySelectorAll("#upload-drop .drop-hint, #pick-all").forEach(function (el) { el.hidden = false; });
+  }
+
+  function keepTick(event) {
+    var old = event.detail && event.detail.target;
+    var box = old && old.querySelector && old.querySelector("input[name=ids]");
+    if (!box || !box.checked || !event.detail.fragment) { return; }
+    var fresh = event.detail.fragment.querySelector ? event.detail.fragment.querySelector("input[name=ids]") : null;
+    if (fresh) { fresh.checked = true; }
+  }
+
+  ["dragenter", "dragover", "dragleave"].forEach(function (type) { document.addEventListener(type, onDrag); });
+  document.addEventListener("drop", onDrop);
+  document.addEventListener("change", onChange);
+  document.addEventListener("htmx:afterSettle", prepare);
+  document.addEventListener("htmx:oobBeforeSwap", keepTick);
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", prepare); } else { prepare(); }
+}());

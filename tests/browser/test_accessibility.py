@@ -1,0 +1,144 @@
+"""axe-core on every page in a real browser: no violation of impact serious or critical.
+
+axe-core is vendored for the tests only (``tests/support/axe``: the pinned npm package's
+``axe.min.js`` with its licence, version and SHA-256). It is run through ``page.evaluate``
+(the DevTools protocol), which the page's CSP (``script-src 'self'``) does not govern; the
+pages themselves keep their CSP, and a CSP error in the console fails the test too.
+
+A page is one entry of ``PAGES``: a name, who is logged in (None, "user" or "admin"), the
+URL (formatted with ``ids``: ``{document}``, ``{question}``), whether a question is asked
+first, and the app's settings (``sso``: OpenID Connect and LDAP configured, so the login
+page shows the provider's button and the directory hint). Add a page by adding an entry.
+"""
+from __future__ import annotations
+
+import hashlib
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from irisrag.extensions import db
+from irisrag.jobs.documents import import_document
+from irisrag.models import Area, Group, QuestionLog
+from irisrag.services import admin as admin_service
+from irisrag.services import documents
+from tests.browser.test_admin_flow import login
+from tests.conftest import make_app
+
+pytestmark = pytest.mark.browser
+
+AXE = Path(__file__).resolve().parents[1] / "support" / "axe"
+BLOCKING = ("serious", "critical")
+QUESTION = "Wie wird der Collector für OpenTelemetry konfiguriert?"
+MANUAL = ("# Betriebshandbuch\n\nDer Collector für OpenTelemetry wird über die Datei otel.yaml konfiguriert. "
+          "Der Empfänger otlp lauscht auf Port 4317.\n\n## Neustart\n\nNach jeder Änderung wird der Collector "
+          "neu gestartet und die Konfiguration geprüft.\n").encode()
+SSO = {"OIDC_DISCOVERY_URL": "http://127.0.0.1:9/.well-known/openid-configuration", "OIDC_CLIENT_ID": "irisrag",
+       "OIDC_CLIENT_SECRET": "secret", "OIDC_PROVIDER_NAME": "Test IdP", "LDAP_URL": "ldap://127.0.0.1:9"}
+
+
+@dataclass(frozen=True)
+class Page:
+    name: str
+    url: str
+    who: str | None = None        # None, "user" or "admin"
+    ask: bool = False             # ask QUESTION on the dashboard first (the answer, the history)
+    settings: dict = field(default_factory=dict)
+    status: str = "extractive"    # the answer's status after asking (LLM none: extractive)
+
+
+ADMIN_TABS = ("users", "groups", "areas", "links", "documents")
+ADMIN_PAGES = ("feedback", "directory-groups", "inspector", "evaluations", "system")
+PAGES = [
+    Page("login", "/login"),
+    Page("admin-login", "/admin/login"),
+    Page("login-sso", "/login", settings=SSO),
+    Page("admin-login-sso", "/admin/login", settings=SSO),
+    Page("dashboard", "/", "user"),
+    Page("answer", "", "user", ask=True),
+    Page("answer-by-a-model", "", "user", ask=True, settings={"LLM": "fake"}, status="answered"),
+    Page("history", "/history", "user", ask=True),
+    Page("document", "/documents/{document}?chunk=0", "user"),
+    *(Page(f"admin-{tab}", f"/admin?tab={tab}", "admin") for tab in ADMIN_TABS),
+    *(Page(f"admin-{name}", f"/admin/{name}", "admin") for name in ADMIN_PAGES),
+    Page("admin-inspector-trace", "/admin/inspector?question=Collector&user={user}&document={document}", "admin"),
+]
+
+
+def test_the_vendored_axe_is_the_recorded_file():
+    recorded = (AXE / "axe.min.js.sha256").read_text().split()[0]
+    assert hashlib.sha256((AXE / "axe.min.js").read_bytes()).hexdigest() == recorded
+    assert (AXE / "LICENSE").read_text().startswith("Mozilla Public License")
+
+
+def axe_violations(page) -> list[dict]:
+    """Run axe-core on the page; return its violations (id, impact, help, the first nodes)."""
+    page.evaluate((AXE / "axe.min.js").read_text(encoding="utf-8"))
+    return page.evaluate("""async () => {
+        const result = await axe.run(document, {resultTypes: ['violations']});
+        return result.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+                                            nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}));
+    }""")
+
+
+def _site(tmp_path, database_url, redis_url, settings: dict):
+    app = make_app(tmp_path, database_url, redis_url, **{"LLM": "none", **settings})
+    with app.app_context(), db.connection_context():
+        admin_service.create_named(Area, "Betrieb")
+        admin_service.create_named(Group, "Leser")
+        user = admin_service.create_user("erika", "erikapassword")
+        admin_service.create_user("root", "rootpassword", is_admin=True)
+        admin_service.link_user("erika", "Leser")
+        admin_service.link_area("Betrieb", "Leser")
+        doc = documents.import_upload("Betrieb", "handbuch.md", MANUAL)
+        assert import_document(doc.id)["status"] == "done"
+    return app, {"document": doc.id, "user": user.id}
+
+
+@pytest.fixture
+def site(request, tmp_path, database_url, redis_url):
+    """A live app with the page's settings, one user, one admin and one imported document."""
+    app, ids = _site(tmp_path, database_url, redis_url, request.param.settings)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}", ids, app
+    server.shutdown()
+    thread.join(10)
+
+
+def _open(page, base: str, ids: dict, spec: Page) -> None:
+    if spec.who == "user":
+        login(page, base, "/login", "erika", "erikapassword")
+        page.wait_for_url(base + "/")
+    elif spec.who == "admin":
+        login(page, base, "/admin/login", "root", "rootpassword")
+        page.wait_for_url(base + "/admin")
+    if spec.ask:
+        page.goto(base + "/")
+        page.fill("#question", QUESTION)
+        page.click("#ask-card button[type=submit]")
+        page.wait_for_selector(f"#answer-result[data-status={spec.status}]")
+    if spec.url:
+        page.goto(base + spec.url.format(**ids))
+    page.wait_for_load_state("networkidle")
+
+
+@pytest.mark.parametrize("site", PAGES, ids=[p.name for p in PAGES], indirect=True)
+def test_no_serious_or_critical_accessibility_violations(page, site, request):
+    base, ids, app = site
+    spec = request.node.callspec.params["site"]
+    _open(page, base, ids, spec)
+    if spec.ask:
+        with app.app_context(), db.connection_context():
+            assert QuestionLog.select().count() == 1
+    violations = axe_violations(page)
+    blocking = [v for v in violations if v["impact"] in BLOCKING]
+    others = [f"{v['impact']} {v['id']}: {v['nodes']}" for v in violations if v["impact"] not in BLOCKING]
+    if others:
+        print(f"{spec.name}: " + "; ".join(others))  # moderate/minor: listed (pytest -s), not failed
+    assert not blocking, blocking
+    assert not [e for e in page.console_errors if "Content Security Policy" in e]

@@ -1,0 +1,88 @@
+"""Follow-up questions: the rewrite, the key-terms rule, its fallbacks, the previous turns in the prompt."""
+from __future__ import annotations
+
+import threading
+
+from irisrag.errors import LLMUnavailable
+from irisrag.llm import FakeLLM
+from irisrag.rag import followup
+from irisrag.rag.answer import build_messages
+from irisrag.rag.budget import fit_turns
+from irisrag.rag.followup import KEY_TERMS, REWRITTEN, PreviousTurn
+from tests.rag.test_extractive import make_context
+
+FIRST = PreviousTurn("Wann wurde die Elbphilharmonie in Hamburg eröffnet?", "Im Januar 2017 [1].")
+
+
+def test_no_previous_turn_searches_the_question_as_asked():
+    query = followup.search_query("Wie hoch ist sie?", (), FakeLLM("nie"))
+    assert query.text == "Wie hoch ist sie?" and query.rule == followup.ASKED and query.seconds is None
+
+
+def test_without_a_model_the_previous_questions_key_terms_are_added():
+    assert followup.key_terms("Wie hoch ist sie?", [FIRST]) == ["Elbphilharmonie", "Hamburg", "eröffnet"]
+    query = followup.search_query("Und wie hoch ist die Elbphilharmonie?", [FIRST], None)
+    assert query.rule == KEY_TERMS and query.text == "Und wie hoch ist die Elbphilharmonie? Hamburg eröffnet"
+
+
+def test_an_elliptic_previous_question_also_reads_the_one_before():
+    turns = [FIRST, PreviousTurn("Und in Köln?", "Nichts gefunden.")]
+    assert followup.key_terms("Und in Bremen?", turns) == ["Köln", "Elbphilharmonie", "Hamburg", "eröffnet"]
+
+
+def test_a_model_rewrites_the_follow_up_from_the_last_turns():
+    llm = FakeLLM("„Wie hoch ist die Elbphilharmonie in Hamburg?“\nErklärung: ...")
+    query = followup.search_query("Wie hoch ist sie?", [FIRST], llm)
+    assert query.rule == REWRITTEN and query.text == "Wie hoch ist die Elbphilharmonie in Hamburg?"
+    assert query.seconds is not None and query.failure is None
+    messages = llm.calls[0]
+    assert [m["role"] for m in messages] == ["system", "user", "assistant", "user"]
+    assert messages[2]["content"] == "Im Januar 2017." and messages[-1]["content"] == "Wie hoch ist sie?"
+    assert llm.closed == 1  # the stream was cut at the first line break and closed
+
+
+def test_a_failed_or_empty_rewrite_falls_back_to_the_key_terms():
+    def refuse(messages):
+        raise LLMUnavailable("down", "test")
+
+    for llm in (FakeLLM(refuse), FakeLLM("   ")):
+        query = followup.search_query("Wie hoch ist sie?", [FIRST], llm)
+        assert query.rule == KEY_TERMS and query.text.endswith("Elbphilharmonie Hamburg eröffnet")
+        assert query.failure and query.seconds is not None
+
+
+def test_a_slow_rewrite_is_abandoned_after_the_timeout():
+    release = threading.Event()
+
+    def slow(messages):
+        release.wait(5)
+        return "Zu spät?"
+
+    query = followup.search_query("Wie hoch ist sie?", [FIRST], FakeLLM(slow), timeout=0.2)
+    release.set()
+    assert query.rule == KEY_TERMS and "0.2 s" in query.failure and query.seconds < 2
+
+
+def test_the_answer_prompt_has_the_previous_turns_without_their_citation_numbers():
+    context = make_context("Die Elbphilharmonie ist 110 Meter hoch.", question="Wie hoch ist sie?")
+    messages = build_messages("Wie hoch ist sie?", context, [FIRST])
+    assert [m["role"] for m in messages] == ["system", "user", "assistant", "user"]
+    assert messages[1]["content"] == FIRST.question and messages[2]["content"] == "Im Januar 2017."
+    assert "[1] (document" in messages[3]["content"]
+
+
+def test_previous_turns_get_a_quarter_of_the_window_and_the_oldest_go_first():
+    turns = [PreviousTurn(f"Frage {i}", "x" * 900) for i in range(5)]
+    kept = fit_turns(turns, 4096)  # 1024 tokens: three turns of about 335
+    assert [t.question for t in kept] == ["Frage 2", "Frage 3", "Frage 4"]
+    assert fit_turns([PreviousTurn("q", "x" * 20000)], 4096) == ()
+
+
+def test_a_question_that_does_not_lean_on_the_previous_one_is_searched_as_asked():
+    expletive = "Welche Konzerthäuser gibt es in München seit 1985?"
+    assert not followup.is_elliptic("Welche Konzerthäuser stehen in München seit 1985?")
+    assert followup.search_query("Welche Konzerthäuser stehen in München seit 1985?", [FIRST], None).text == \
+        "Welche Konzerthäuser stehen in München seit 1985?"
+    assert followup.is_elliptic(expletive)  # the rule's known false positive: "es gibt" reads as referring
+    for elliptic in ("und für Debian 12?", "What about Debian?", "Aber wie hoch?", "Wo steht sie?"):
+        assert followup.is_elliptic(elliptic), elliptic
