@@ -6,6 +6,7 @@ user's conversation, so another user's id is a 404 like a missing one.
 from __future__ import annotations
 
 from flask import Blueprint, redirect, request, url_for
+from flask_babel import gettext
 from flask_login import current_user
 
 from irisrag.errors import ValidationError
@@ -65,7 +66,7 @@ def rename(conversation_id: int):
     except ValidationError as exc:
         thread = conversations.thread(current_user.id, conversation_id)
         return render("conversations/show.html", "conversations/_head.html", exc.status,
-                      **composer.page_context(thread=thread, title_error=exc.message))
+                      **composer.page_context(thread=thread, title_error=exc.translated(gettext)))
     if not is_htmx():
         return redirect(url_for("conversations.show", conversation_id=row.id), 303)
     response = render("conversations/show.html", "conversations/_head.html",
