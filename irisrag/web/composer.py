@@ -30,9 +30,10 @@ def page_context(thread: conversations.Thread | None = None, **extra) -> dict:
     """Return what a dashboard or conversation page shows: areas, choices, the sidebar, the thread, the composer."""
     permitted = access.permitted(current_user.id)
     cid = thread.id if thread else None
+    listing = extra.pop("listing", None) or conversations.listing(current_user.id)
     return {"areas": permitted.areas, "selected": selected(permitted), "show_sources": session.get("show_sources", True),
-            "thread": thread, "listing": conversations.listing(current_user.id), "current_id": cid,
-            "question": "", "extra_turn": None, **urls(cid), **extra}
+            "thread": thread, "listing": listing, "current_id": cid, "question": "", "extra_turn": None,
+            **urls(cid), **extra}
 
 
 def urls(conversation_id: int | None) -> dict[str, str]:
