@@ -67,6 +67,8 @@
     }
     var options = form.querySelector("details.options");
     if (options) { options.open = false; }
+    var label = form.querySelector("label[data-follow-up]");
+    if (label) { label.textContent = label.getAttribute("data-follow-up"); }
     var url = turn.getAttribute("data-conversation");
     if (url && window.location.pathname !== url) {
       window.history.replaceState({ htmx: true }, document.title, window.location.href);

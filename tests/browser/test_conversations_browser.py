@@ -96,7 +96,9 @@ def test_browser_conversation_ask_follow_up_reload_back_phone_dark_and_owner_onl
     assert page.evaluate("document.activeElement.id") == "question" and page.input_value("#question") == ""
     expect(page.locator("#conversation-list a", has_text=FIRST)).to_have_count(1)  # the sidebar has it
     ask_with_enter(page, FOLLOW_UP, 2)
-    assert page.url == url and len(stub.requests) == 2  # streamed into the same thread, once each
+    assert page.url == url and len(stub.requests) == 3  # the answer; then the follow-up's rewrite and answer
+    prompt = " ".join(m["content"] for m in stub.last("POST", "/api/chat").json["messages"])
+    assert FIRST in prompt  # the conversation's previous turn went with the follow-up
     expect(page.locator("button.copy-answer").first).to_be_visible()
     shot(page, "desktop-light")
 
