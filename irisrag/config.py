@@ -215,7 +215,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("FOLLOWUP_REWRITE_SECONDS", 10.0, "Seconds the language model has to rewrite a follow-up question into a standalone search query; after that (or on an error) the previous question's key terms are added instead (README: follow-up questions).", float),
     Setting("QUERY_EXPANSION", "none", "`llm`: the LLM adds keywords, synonyms and their translation into FTS_LANGUAGE to the full-text query (one extra LLM call a question); `none`: off.", _choice("none", "llm")),
     # --- history and feedback ---
-    Setting("HISTORY_RETENTION_DAYS", 90, "Days a question, its answer and its feedback are kept in the history; `0` keeps them forever. `flask rag prune-history` deletes older ones (asking does it too, at most hourly).", int),
+    Setting("HISTORY_RETENTION_DAYS", 90, "Days a question, its answer and its feedback are kept in the user's conversations (a conversation left without questions goes with them); `0` keeps them forever. `flask rag prune-history` deletes older ones (asking does it too, at most hourly).", int),
     # --- index upkeep and scale-out (README: deployment and scale-out) ---
     Setting("VECTOR_INDEX_MIN_ROWS", 50000, "Chunks a table needs before the vector index (below: exact search) is built; the import that crosses it builds it.", _count),
     Setting("VECTOR_INDEX_TYPE", "IVF_SQ", "Vector index: `IVF_SQ` (IVF + 8-bit scalar quantisation; recall@256 >= 0.98 with the refine step, see bench/index_bench.py) or `IVF_HNSW_SQ`.", _index_type),

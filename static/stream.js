@@ -1,11 +1,11 @@
-/* IrisRAG: stream the dashboard's answer.
+/* IrisRAG: stream an answer into the thread.
  *
  * A form with data-stream="URL" is posted with fetch() (the CSRF token in the form and the
  * X-CSRFToken header; the question stays out of URLs) and the text/event-stream reply is
  * read as it arrives:
- *   sources      HTML: the answer card (empty) and the found sources -> the target
- *   token        HTML: the answer so far, sanitised by the server     -> #answer-body
- *   done, error  HTML: the final answer card                          -> replaces #answer-result
+ *   sources      HTML: a pending turn (question, empty answer, sources) -> appended to the target
+ *   token        HTML: the answer so far, sanitised by the server       -> #answer-body
+ *   done, error  HTML: the final turn -> replaces #turn-pending; "irisrag:answered" tells app.js
  * The Stop button (#ask-stop) aborts the request; the server then stops the model.
  * Without fetch streaming the form is left to htmx (hx-post) or the browser.
  * No inline code anywhere: the page runs under script-src 'self'.
@@ -23,19 +23,17 @@
     if (window.htmx && element) { window.htmx.process(element); }
   }
 
-  function setHTML(target, html) {
-    target.innerHTML = html;
-    processed(target);
+  function append(target, html) {
+    target.insertAdjacentHTML("beforeend", html);
+    processed(target.lastElementChild);
+    return target.lastElementChild;
   }
 
-  function replaceCard(target, html) {
-    var card = document.getElementById("answer-result");
-    if (card && target.contains(card)) {
-      card.outerHTML = html;
-      processed(target);
-    } else {
-      setHTML(target, html);
-    }
+  function replaceTurn(target, html) {
+    var pending = document.getElementById("turn-pending");
+    if (pending && target.contains(pending)) { pending.remove(); }
+    var turn = append(target, html);
+    document.dispatchEvent(new CustomEvent("irisrag:answered", { detail: { turn: turn } }));
   }
 
   function show(id, visible) {
@@ -64,13 +62,13 @@
 
   function handle(state, name, html) {
     if (name === "sources") {
-      setHTML(state.target, html);
+      append(state.target, html).scrollIntoView({ block: "start", behavior: "smooth" });
     } else if (name === "token") {
       var body = document.getElementById("answer-body");
       if (body) { body.innerHTML = html; }
     } else if (name === "done" || name === "error") {
       state.finished = true;
-      replaceCard(state.target, html);
+      replaceTurn(state.target, html);
       busy(state, false);
     }
   }
@@ -112,7 +110,16 @@
     state.target.setAttribute("aria-busy", on ? "true" : "false");
   }
 
+  function retire() {
+    /* a turn that ended early stays in the thread; its ids go, so the next answer's are unique */
+    var old = document.getElementById("turn-pending");
+    if (!old) { return; }
+    old.removeAttribute("id");
+    Array.prototype.forEach.call(old.querySelectorAll("[id]"), function (element) { element.removeAttribute("id"); });
+  }
+
   function start(form, target) {
+    retire();
     var field = form.querySelector("input[name=csrf_token]");
     var state = { form: form, target: target, controller: new AbortController(), finished: false, stopped: false };
     running = state;
@@ -123,7 +130,8 @@
       credentials: "same-origin",
       cache: "no-store",
       signal: state.controller.signal,
-      headers: { "Accept": "text/event-stream", "HX-Request": "true", "X-CSRFToken": field ? field.value : "" }
+      headers: { "Accept": "text/event-stream", "HX-Request": "true", "HX-Current-URL": window.location.href,
+                 "X-CSRFToken": field ? field.value : "" }
     }).then(function (response) {
       var type = response.headers.get("Content-Type") || "";
       if (response.ok && type.indexOf("text/event-stream") === 0 && response.body) {
@@ -134,7 +142,7 @@
         window.location.assign(redirect);
         return undefined;
       }
-      return response.text().then(function (html) { setHTML(target, html); });
+      return response.text().then(function (html) { append(target, "<li class=\"turn\">" + html + "</li>"); });
     }).catch(function () {
       endedEarly(state);
     }).then(function () {

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from peewee import BooleanField, CharField, IntegerField
+from peewee import BooleanField, CharField, ForeignKeyField, IntegerField, PostgresqlDatabase
 from playhouse.migrate import SchemaMigrator, migrate
 
 from irisrag.extensions import db
@@ -50,9 +50,43 @@ def _document_title(migrator: SchemaMigrator) -> None:
         migrate(migrator.add_column("document", "title", CharField(max_length=255, default="")))
 
 
+def _conversations(migrator: SchemaMigrator) -> None:
+    """Version 5: every question belongs to a conversation; each earlier question becomes one of its own.
+
+    The model declares no index on ``conversation_id``: ``create_tables`` runs before this and
+    would index a column an old table lacks; the index is made here. The conversation table is
+    new (created just before), so each old question's conversation
+    takes the question's id: one INSERT ... SELECT keeps every row and its feedback, on both
+    databases, without a loop.
+    """
+    from irisrag.models.history import Conversation
+
+    columns = {column.name for column in db.get_columns("question_log")}
+    steps = []
+    if "conversation_id" not in columns:
+        field = ForeignKeyField(Conversation, null=True, field=Conversation.id, on_delete="CASCADE", index=False)
+        steps.append(migrator.add_column("question_log", "conversation_id", field))
+    # NOT NULL with a DDL default in one statement: the migrator's two steps rebuild an SQLite
+    # table, and dropping the old question_log would cascade to its feedback.
+    if "search_query" not in columns:
+        db.execute_sql("ALTER TABLE question_log ADD COLUMN search_query TEXT NOT NULL DEFAULT ''")
+    if "sources" not in columns:
+        db.execute_sql("ALTER TABLE question_log ADD COLUMN sources TEXT NOT NULL DEFAULT '[]'")
+    if "question_log_conversation_id" not in {index.name for index in db.get_indexes("question_log")}:
+        steps.append(migrator.add_index("question_log", ("conversation_id",), False))
+    migrate(*steps)
+    db.execute_sql("INSERT INTO conversation (id, user_id, title, created_at, updated_at) "
+                   "SELECT id, user_id, substr(question, 1, 200), created_at, created_at FROM question_log "
+                   "WHERE conversation_id IS NULL")
+    db.execute_sql("UPDATE question_log SET conversation_id = id WHERE conversation_id IS NULL")
+    if isinstance(db.obj, PostgresqlDatabase):  # the ids were given: move the sequence past them
+        db.execute_sql("SELECT setval(pg_get_serial_sequence('conversation', 'id'), "
+                       "COALESCE((SELECT MAX(id) FROM conversation), 0) + 1, false)")
+
+
 # version 1 is the initial create_tables; later versions go here as (version, function).
 MIGRATIONS: list[tuple[int, Migration]] = [(2, _document_identity_per_area), (3, _external_accounts),
-                                           (4, _document_title)]
+                                           (4, _document_title), (5, _conversations)]
 
 
 def current_version() -> int:

@@ -82,7 +82,10 @@ def finish(user_id: int, found: Retrieved, reply: Answer, asked: bool, settings:
         citations=citation_views(checked, context, found.documents), invalid_citations=checked.invalid,
         unsupported=checked.unsupported, omitted=found.omitted, search_query=found.search_query,
     )
-    return replace(result, question_id=history.record(user_id, result, checked.text)) if record else result
+    if not record:
+        return result
+    return replace(result, question_id=history.record(user_id, result, checked.text,
+                                                      conversation_id=found.conversation_id))
 
 
 def llm_problem(reply: Answer, asked: bool) -> tuple[str | None, str | None]:

@@ -177,22 +177,26 @@ def _search_failed(question: str, areas: Sequence[int], exc: EmbeddingError | Em
 # --- entry points ---------------------------------------------------------------------
 
 def ask_from_web(who: int | access.Permitted, question: str | None, requested: Iterable[int] | None, *,
-                 previous: Sequence[PreviousTurn] = ()) -> AskResult:
-    """Answer a dashboard question; foreign selections are dropped and problems become messages."""
+                 previous: Sequence[PreviousTurn] = (), conversation_id: int | None = None) -> AskResult:
+    """Answer a dashboard question; foreign selections are dropped and problems become messages.
+
+    ``conversation_id`` (the caller checked it is the user's) is continued, else a new one is
+    started; ``previous`` are its earlier turns.
+    """
     permitted = access.permitted(who)
     prepared = _web_question(permitted, question, requested)
     if isinstance(prepared, AskResult):
         return prepared
     llm = _llm(True)
     try:
-        found = retrieve(*prepared, previous=previous, llm=llm)
+        found = replace(retrieve(*prepared, previous=previous, llm=llm), conversation_id=conversation_id)
     except (EmbeddingError, EmbedderMismatch) as exc:
         return _search_failed(*prepared, exc)
     return _answered(permitted.user_id, found, llm, record=True)
 
 
 def stream_from_web(who: int | access.Permitted, question: str | None, requested: Iterable[int] | None, *,
-                    previous: Sequence[PreviousTurn] = ()) -> Iterator[Event]:
+                    previous: Sequence[PreviousTurn] = (), conversation_id: int | None = None) -> Iterator[Event]:
     """Stream a dashboard answer; foreign selections are dropped and problems become a single Done."""
     permitted = access.permitted(who)
     prepared = _web_question(permitted, question, requested)
@@ -200,7 +204,7 @@ def stream_from_web(who: int | access.Permitted, question: str | None, requested
         return iter([Done(prepared)])
     llm = _llm(True)
     try:
-        found = retrieve(*prepared, previous=previous, llm=llm)
+        found = replace(retrieve(*prepared, previous=previous, llm=llm), conversation_id=conversation_id)
     except (EmbeddingError, EmbedderMismatch) as exc:
         return iter([Done(_search_failed(*prepared, exc))])
     return _events(permitted.user_id, found, llm, record=True)
@@ -257,6 +261,7 @@ class Retrieved:
     search_query: str = ""  # what retrieval searched for (rag.followup); "" means the question
     search_rule: str = followup.ASKED  # how: asked, rewritten, key_terms
     previous: tuple[PreviousTurn, ...] = ()  # the earlier turns the answer prompt gets
+    conversation_id: int | None = None  # the user's conversation the question continues (None: a new one)
 
     @property
     def hashes(self) -> dict[int, str]:

@@ -1,10 +1,9 @@
-"""Question history and feedback: record every answered question, show users their own, prune old ones.
+"""Question history and feedback: record every answered question in a conversation, rate answers, prune old ones.
 
-A user only ever reads or rates their own log entries: any other id is ``NotFound``, so
-the existence of another user's question does not leak. A history entry keeps the text
-of the passages it cited and the SHA-256 of their document versions, so an old answer
-still shows what it cited after a document changed ("changed since"); passages of areas
-the user may no longer query are not shown again.
+Every recorded question is a turn of a conversation (a new one unless the caller continues
+one of the same user's). A user only ever rates their own questions: any other id is
+``NotFound``, so the existence of another user's question does not leak. How a stored turn
+is shown again (and withheld) is ``services.turns``; conversations are ``services.conversations``.
 """
 from __future__ import annotations
 
@@ -21,13 +20,11 @@ from irisrag import components
 from irisrag.errors import NotFound, ValidationError
 from irisrag.extensions import db
 from irisrag.i18n import N_
-from irisrag.models import Area, Document, Feedback, QuestionLog, User
+from irisrag.models import Conversation, Feedback, QuestionLog, User
 from irisrag.models.base import utcnow
-from irisrag.models.history import MAX_COMMENT_CHARS
-from irisrag.rag.answer import to_html
-from irisrag.rag.citations import CheckedAnswer, Unsupported, linked_html
-from irisrag.services import access
+from irisrag.models.history import MAX_COMMENT_CHARS, TITLE_CHARS
 from irisrag.services.answer_views import CitationView
+from irisrag.services.turns import source_record
 
 if TYPE_CHECKING:
     from irisrag.services.answer_views import AskResult
@@ -35,34 +32,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PRUNE_INTERVAL_SECONDS = 3600
-HISTORY_PAGE = 50
 NO_SUCH_QUESTION = N_("There is no such question in your history.")
 BAD_RATING = N_("Please rate the answer with thumbs up or thumbs down.")
 COMMENT_TOO_LONG = N_("The comment is too long: please use at most 2000 characters.")
-ANSWER_WITHHELD = N_("This answer drew on an area you can no longer search, so it is not shown any more.")
 RATINGS = {"up": 1, "+1": 1, "1": 1, "down": -1, "-1": -1}
 
 _last_prune: float | None = None  # monotonic time of this process's last opportunistic prune
-
-
-@dataclass(frozen=True)
-class HistoryEntry:
-    """One of the user's questions as shown in their history."""
-
-    id: int
-    question: str
-    created_at: datetime
-    status: str
-    area_names: tuple[str, ...]
-    answer_html: str
-    llm: str
-    extractive: bool
-    citations: tuple[CitationView, ...]
-    invalid_citations: tuple[int, ...]
-    unsupported: tuple[Unsupported, ...]
-    rating: int | None
-    comment: str
-    seconds: float
 
 
 @dataclass(frozen=True)
@@ -91,23 +66,42 @@ def _citation_record(c: CitationView) -> dict[str, Any]:
             "text": c.text, "unsupported": c.unsupported}
 
 
-def record(user_id: int, result: AskResult, answer_markdown: str) -> int | None:
-    """Store an answered question with its chunks, scores, timings and answer; return the row id.
-
-    A database failure is logged and gives None: losing a history row must not lose the answer.
-    """
+def _fields(result: AskResult, answer_markdown: str) -> dict[str, Any]:
     chunks = [{"id": c.chunk_id, "position": c.position, "document_id": c.document_id,
                "chunk_index": c.chunk_index, "sha256": c.sha256, "score": c.score,
                "lexical_score": round(c.lexical_score, 4)} for c in result.context]
     flags = {"invalid": list(result.invalid_citations),
-             "unsupported": [{"sentence": u.sentence, "number": u.number} for u in result.unsupported]}
+             "unsupported": [{"sentence": u.sentence, "number": u.number} for u in result.unsupported],
+             **({"notice": result.notice} if result.notice else {})}
+    return dict(question=result.question, search_query=result.search_query or result.question,
+                area_ids=list(result.area_ids), status=result.status, answer=answer_markdown, llm=result.llm,
+                extractive=result.extractive, chunks=chunks, citations=[_citation_record(c) for c in result.citations],
+                sources=[source_record(s) for s in result.sources], flags=flags,
+                timings={k: round(float(v), 6) for k, v in result.timings.items()})
+
+
+def _conversation(user_id: int, conversation_id: int | None, question: str) -> Conversation:
+    """Return the user's conversation to continue (its time moved on), or a new one titled by the question."""
+    now = utcnow()
+    if conversation_id is not None:
+        updated = (Conversation.update(updated_at=now)
+                   .where((Conversation.id == conversation_id) & (Conversation.user == user_id)).execute())
+        if updated:
+            return Conversation.get_by_id(conversation_id)
+        log.warning("conversation_not_continued id=%s user=%s", conversation_id, user_id)
+    return Conversation.create(user=user_id, title=question[:TITLE_CHARS], created_at=now, updated_at=now)
+
+
+def record(user_id: int, result: AskResult, answer_markdown: str, *, conversation_id: int | None = None) -> int | None:
+    """Store an answered question with its chunks, scores, sources, timings and answer; return the row id.
+
+    The question continues the user's ``conversation_id``, or starts a conversation. A
+    database failure is logged and gives None: losing a history row must not lose the answer.
+    """
     try:
-        row = QuestionLog.create(
-            user=user_id, question=result.question, area_ids=list(result.area_ids), status=result.status,
-            answer=answer_markdown, llm=result.llm, extractive=result.extractive, chunks=chunks,
-            citations=[_citation_record(c) for c in result.citations], flags=flags,
-            timings={k: round(float(v), 6) for k, v in result.timings.items()},
-        )
+        with db.atomic():
+            conversation = _conversation(user_id, conversation_id, result.question)
+            row = QuestionLog.create(user=user_id, conversation=conversation, **_fields(result, answer_markdown))
     except DatabaseError:
         log.exception("history_record_failed user=%s", user_id)
         return None
@@ -121,7 +115,10 @@ def retention_days() -> int:
 
 
 def prune(days: int | None = None, *, now: datetime | None = None) -> int:
-    """Delete questions (and their feedback) older than ``days`` (default: the setting); return how many."""
+    """Delete questions (and their feedback) older than ``days`` (default: the setting); return how many.
+
+    A conversation left without questions is deleted with them.
+    """
     days = retention_days() if days is None else int(days)
     if days <= 0:
         return 0
@@ -130,6 +127,8 @@ def prune(days: int | None = None, *, now: datetime | None = None) -> int:
         old = QuestionLog.select(QuestionLog.id).where(QuestionLog.created_at < cutoff)
         Feedback.delete().where(Feedback.question.in_(old)).execute()
         deleted = QuestionLog.delete().where(QuestionLog.created_at < cutoff).execute()
+        kept = QuestionLog.select(QuestionLog.conversation).where(QuestionLog.conversation.is_null(False))
+        Conversation.delete().where(Conversation.id.not_in(kept)).execute()
     if deleted:
         log.info("history_pruned rows=%s days=%s", deleted, days)
     return deleted
@@ -146,7 +145,7 @@ def _prune_now_and_then() -> None:
         log.exception("history_prune_failed")
 
 
-# --- the user's own history ------------------------------------------------------
+# --- the user's own questions -------------------------------------------------------
 
 def own_question(user_id: int, question_id: int) -> QuestionLog:
     """Return a question of the user's history; another user's (or none) is NotFound."""
@@ -154,59 +153,6 @@ def own_question(user_id: int, question_id: int) -> QuestionLog:
     if row is None:
         raise NotFound(NO_SUCH_QUESTION, detail=f"question {question_id}")
     return row
-
-
-def history_for(user_id: int, *, limit: int = HISTORY_PAGE) -> list[HistoryEntry]:
-    """Return the user's own questions, newest first."""
-    rows = list(QuestionLog.select().where(QuestionLog.user == user_id)
-                .order_by(QuestionLog.created_at.desc(), QuestionLog.id.desc()).limit(limit))
-    if not rows:
-        return []
-    ratings = {f.question_id: f for f in Feedback.select().where(
-        Feedback.question.in_([r.id for r in rows]) & (Feedback.user == user_id))}
-    area_ids = {int(a) for r in rows for a in r.area_ids}
-    names = {a.id: a.name for a in Area.select(Area.id, Area.name).where(Area.id.in_(sorted(area_ids)))}
-    doc_ids = {int(c["document_id"]) for r in rows for c in r.citations}
-    current = {d.id: d.sha256 for d in Document.select(Document.id, Document.sha256)
-               .where(Document.id.in_(sorted(doc_ids)))} if doc_ids else {}
-    permitted = set(access.permitted_area_ids(user_id))
-    return [_entry(r, ratings.get(r.id), names, current, permitted) for r in rows]
-
-
-def _withheld_html() -> str:
-    from flask_babel import gettext
-    from markupsafe import escape
-
-    return f'<p class="notice">{escape(gettext(ANSWER_WITHHELD))}</p>'
-
-
-def _entry(row: QuestionLog, feedback: Feedback | None, names: dict[int, str], current: dict[int, str],
-           permitted: set[int]) -> HistoryEntry:
-    unsupported = tuple(Unsupported(u["sentence"], int(u["number"])) for u in row.flags.get("unsupported", []))
-    invalid = tuple(int(n) for n in row.flags.get("invalid", []))
-    checked = CheckedAnswer(row.answer, (), invalid, unsupported)
-    html = linked_html(checked, to_html, href=lambda n: f"#q{row.id}-cite-{n}",
-                       note_id=f"q{row.id}-unsupported-note") if row.answer.strip() else ""
-    if html and not {int(a) for a in row.area_ids} <= permitted:
-        # The answer quotes or retells passages of a searched area this user has lost: withhold it too.
-        html, unsupported = _withheld_html(), ()
-    return HistoryEntry(
-        row.id, row.question, row.created_at, row.status,
-        tuple(names.get(int(a), f"#{a}") for a in row.area_ids), html, row.llm, row.extractive,
-        tuple(_citation_view(c, current, permitted) for c in row.citations), invalid, unsupported,
-        feedback.rating if feedback else None, feedback.comment if feedback else "",
-        float(row.timings.get("total", 0.0)),
-    )
-
-
-def _citation_view(c: dict[str, Any], current: dict[int, str], permitted: set[int]) -> CitationView:
-    document_id, area_id = int(c["document_id"]), int(c["area_id"])
-    accessible = area_id in permitted
-    return CitationView(
-        int(c["number"]), c["id"], document_id, int(c["chunk_index"]), c["sha256"], c.get("page"), area_id,
-        c["name"] if accessible else "", c["text"] if accessible else "", bool(c.get("unsupported")),
-        current.get(document_id) if accessible else None, accessible,
-    )
 
 
 # --- feedback ---------------------------------------------------------------------

@@ -31,7 +31,19 @@ def select_locale() -> str:
 
 def init_web(app: Flask) -> None:
     """Register extensions, blueprints and hooks."""
-    from irisrag.web import admin, api, auth, dashboard, errors, labels, ops, security, sso, viewer
+    from irisrag.web import (
+        admin,
+        api,
+        auth,
+        conversations,
+        dashboard,
+        errors,
+        labels,
+        ops,
+        security,
+        sso,
+        viewer,
+    )
     from irisrag.web import logging as request_log
 
     request_log.init_app(app)  # first: its timer starts before the other hooks run
@@ -51,6 +63,7 @@ def init_web(app: Flask) -> None:
     security.init_app(app)
     app.register_blueprint(auth.bp)
     app.register_blueprint(dashboard.bp)
+    app.register_blueprint(conversations.bp)
     app.register_blueprint(admin.bp)
     app.register_blueprint(ops.bp)
     sso.init_app(app)

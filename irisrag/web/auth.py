@@ -32,7 +32,8 @@ def _login(world: str):
         default = url_for("admin.index") if admin else url_for("dashboard.index")
         return redirect(security.safe_next(request.args.get("next"), default))
     status = 400 if request.method == "POST" else 200
-    return render_template("auth/login.html", form=form, error=error, world=world), status
+    expired = request.method == "GET" and request.args.get("expired") == "1"
+    return render_template("auth/login.html", form=form, error=error, world=world, expired=expired), status
 
 
 @bp.route("/login", methods=["GET", "POST"])

@@ -10,6 +10,7 @@ from peewee import InterfaceError, OperationalError
 
 from irisrag.errors import IrisRagError
 from irisrag.i18n import N_
+from irisrag.web import security
 
 log = logging.getLogger(__name__)
 DATABASE_UNAVAILABLE = N_("The database is busy or not reachable at the moment. Please try again in a few seconds.")
@@ -47,6 +48,9 @@ def init_app(app: Flask) -> None:
         log.warning("csrf_rejected path=%s reason=%s", request.path, exc.description)
         if _wants_json():
             return jsonify(error={"code": "csrf", "message": CSRF_REFUSED}), 400
+        login_endpoint = security.logged_out_of(request.path)
+        if login_endpoint is not None:  # the session ended (expired, logged out elsewhere): log in again
+            return security.session_expired(login_endpoint)
         return _page(400, gettext(CSRF_REFUSED))
 
     @app.errorhandler(IrisRagError)

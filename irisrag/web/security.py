@@ -97,12 +97,46 @@ def current_admin() -> User | None:
 
 
 def _deny(login_endpoint: str):
+    if request.method != "GET":
+        return session_expired(login_endpoint)
     if request.headers.get("HX-Request"):
         response = redirect(url_for(login_endpoint))
         response.status_code = 401
         response.headers["HX-Redirect"] = url_for(login_endpoint)
         return response
-    return redirect(url_for(login_endpoint, next=request.full_path if request.method == "GET" else None))
+    return redirect(url_for(login_endpoint, next=request.full_path))
+
+
+def _page_of_the_form() -> str | None:
+    """Return the local path of the page a POST came from (htmx's HX-Current-URL, else the Referer)."""
+    url = urlparse(request.headers.get("HX-Current-URL") or request.referrer or "")
+    if url.netloc != request.host or not url.path.startswith("/") or any(ord(c) < 32 for c in url.path):
+        return None
+    return url.path + (f"?{url.query}" if url.query else "")
+
+
+def session_expired(login_endpoint: str):
+    """Send a form posted without a (valid) login to the login page, saying the session expired.
+
+    The login returns to the page the form was on; ``static/app.js`` kept the typed question
+    in sessionStorage and puts it back there. htmx and the stream get 401 with HX-Redirect.
+    """
+    target = url_for(login_endpoint, expired=1, next=_page_of_the_form())
+    if request.headers.get("HX-Request"):
+        response = redirect(target)
+        response.status_code = 401
+        response.headers["HX-Redirect"] = target
+        return response
+    return redirect(target)
+
+
+def logged_out_of(path: str) -> str | None:
+    """Return the login endpoint of the world ``path`` belongs to when nobody is logged in there, else None."""
+    if path.startswith(("/login", "/admin/login", "/logout", "/admin/logout", "/language/", "/oidc/")):
+        return None
+    if path.startswith("/admin"):
+        return "auth.admin_login" if current_admin() is None else None
+    return "auth.login" if not current_user.is_authenticated else None
 
 
 def user_required(view):

@@ -5,10 +5,10 @@ response's body as it arrives: a POST keeps the question out of URLs and logs an
 the CSRF token like any form, and a static script works under ``script-src 'self'``. (A
 native ``EventSource`` can only GET, which would need a server-side pending question.)
 
-Dashboard events carry HTML, rendered and sanitised here: ``sources`` (the sources and an
-empty answer), ``token`` (the answer so far, ``rag.answer.to_html`` of the partial
-Markdown, at most every ``TOKEN_INTERVAL`` seconds), then ``done`` or ``error`` (the final
-answer card, citations linked). API events carry JSON (see ``openapi.py``).
+Dashboard events carry HTML, rendered and sanitised here: ``sources`` (a pending turn of
+the thread: the question, an empty answer, the sources), ``token`` (the answer so far,
+``rag.answer.to_html`` of the partial Markdown, at most every ``TOKEN_INTERVAL`` seconds),
+then ``done`` or ``error`` (the final turn, citations linked, with its conversation's URLs). API events carry JSON (see ``openapi.py``).
 
 When the client stops or goes away, the WSGI server's write fails and it closes this
 generator; the ``finally`` closes the service's events, which closes the model's stream.
@@ -28,6 +28,7 @@ from irisrag.i18n import N_
 from irisrag.rag.answer import to_html
 from irisrag.services.answer_views import AskResult
 from irisrag.services.asking import Done, Error, Event, Sources, Token
+from irisrag.web import composer
 
 log = logging.getLogger(__name__)
 
@@ -75,8 +76,7 @@ def dashboard_events(events: Iterator[Event], *, show_sources: bool) -> Iterator
 
     def render(event: Event) -> str | None:
         if isinstance(event, Sources):
-            return sse("sources", render_template("dashboard/_streaming.html", result=event.result,
-                                                  show_sources=show_sources))
+            return sse("sources", composer.turn_html(event.result, show_sources=show_sources, pending=True))
         if isinstance(event, Token):
             now = time.monotonic()
             if now - last[0] < TOKEN_INTERVAL:
@@ -84,7 +84,7 @@ def dashboard_events(events: Iterator[Event], *, show_sources: bool) -> Iterator
             last[0] = now
             return sse("token", to_html(event.answer))
         name = "error" if isinstance(event, Error) else "done"
-        return sse(name, render_template("dashboard/_result.html", result=event.result))
+        return sse(name, composer.turn_html(event.result, show_sources=show_sources))
 
     def failure() -> str:
         return sse("error", render_template("_error.html", code=500, message=gettext(INTERNAL)))

@@ -48,6 +48,7 @@ class Page:
     ask: bool = False             # ask QUESTION on the dashboard first (the answer, the history)
     settings: dict = field(default_factory=dict)
     status: str = "extractive"    # the answer's status after asking (LLM none: extractive)
+    dark: bool = False            # shown in dark mode (prefers-color-scheme: dark)
 
 
 ADMIN_TABS = ("users", "groups", "areas", "links", "documents")
@@ -60,7 +61,10 @@ PAGES = [
     Page("dashboard", "/", "user"),
     Page("answer", "", "user", ask=True),
     Page("answer-by-a-model", "", "user", ask=True, settings={"LLM": "fake"}, status="answered"),
-    Page("history", "/history", "user", ask=True),
+    Page("answer-dark", "", "user", ask=True, dark=True),
+    Page("conversation", "{here}", "user", ask=True),  # the thread, loaded as a page
+    Page("conversation-list", "/c", "user", ask=True),
+    Page("conversation-list-dark", "/c", "user", ask=True, dark=True),
     Page("document", "/documents/{document}?chunk=0", "user"),
     *(Page(f"admin-{tab}", f"/admin?tab={tab}", "admin") for tab in ADMIN_TABS),
     *(Page(f"admin-{name}", f"/admin/{name}", "admin") for name in ADMIN_PAGES),
@@ -117,13 +121,15 @@ def _open(page, base: str, ids: dict, spec: Page) -> None:
     elif spec.who == "admin":
         login(page, base, "/admin/login", "root", "rootpassword")
         page.wait_for_url(base + "/admin")
+    if spec.dark:
+        page.emulate_media(color_scheme="dark")
     if spec.ask:
         page.goto(base + "/")
         page.fill("#question", QUESTION)
-        page.click("#ask-card button[type=submit]")
-        page.wait_for_selector(f"#answer-result[data-status={spec.status}]")
+        page.click("#composer button[type=submit]")
+        page.wait_for_selector(f"#turns .answer-card[data-status={spec.status}]")
     if spec.url:
-        page.goto(base + spec.url.format(**ids))
+        page.goto(spec.url.format(here=page.url) if spec.url == "{here}" else base + spec.url.format(**ids))
     page.wait_for_load_state("networkidle")
 
 

@@ -50,8 +50,8 @@ def app(tmp_path, database_url, redis_url):
 
 def ask(page, live_server) -> None:
     page.fill("#question", QUESTION)
-    page.click("#ask-card button[type=submit]")
-    page.wait_for_selector("#answer-result[data-status=extractive]")
+    page.click("#composer button[type=submit]")
+    page.wait_for_selector("#turns .answer-card[data-status=extractive]")
 
 
 def no_sideways_scroll(page) -> bool:
@@ -63,13 +63,13 @@ def test_browser_answer_fits_two_viewports_and_chips_open_in_place(page, live_se
     login(page, live_server, "/login", "erika", "erikapassword")
     page.wait_for_selector("#question")
     ask(page, live_server)
-    chips = page.locator("#answer-result details.chip")
+    chips = page.locator("#turns .answer-card details.chip")
     assert chips.count() >= 1
-    assert page.locator("#answer-result .error").count() == 0  # no model is no error box
+    assert page.locator("#turns .answer-card .error").count() == 0  # no model is no error box
     assert page.locator("#answer-mode").count() == 1
-    assert page.locator("#answer-result .answer mark").count() > 0  # the question's terms highlighted
-    assert len(page.inner_text("#answer-result .answer")) <= 400
-    assert page.locator("#sources blockquote, #sources .passage").count() == 0  # passages are not repeated
+    assert page.locator("#turns .answer-card .answer mark").count() > 0  # the question's terms highlighted
+    assert len(page.inner_text("#turns .answer-card .answer")) <= 400
+    assert page.locator("#turns .sources blockquote, #turns .sources .passage").count() == 0  # passages are not repeated
     height = page.evaluate("document.body.scrollHeight")
     assert height <= 2 * 900, height
     if SHOTS:
@@ -78,7 +78,7 @@ def test_browser_answer_fits_two_viewports_and_chips_open_in_place(page, live_se
     assert not first.evaluate("d => d.open")
     first.locator("summary").click()
     assert first.evaluate("d => d.open") and first.locator(".passage").is_visible()
-    page.locator("#answer-result .answer a[href^='#cite-']").first.click()  # a citation link opens its chip
+    page.locator("#turns .answer-card .answer a[href*='cite-']").first.click()  # a citation link opens its chip
     assert page.evaluate("document.querySelector(location.hash).closest('details').open")
 
 
@@ -94,7 +94,7 @@ def test_browser_no_page_scrolls_sideways_on_a_phone(page, live_server, browser)
     if SHOTS:
         page.screenshot(path=f"{SHOTS}/answers-390.png", full_page=True)
     viewer = page.locator("details.chip a[href*='/documents/']").first.get_attribute("href")
-    for path in [viewer, "/history", "/documents/1", "/documents/1?chunk=2"]:
+    for path in [viewer, "/c", "/documents/1", "/documents/1?chunk=2"]:
         page.goto(live_server + path)
         assert no_sideways_scroll(page), path
     admin = browser.new_context(viewport={"width": 390, "height": 844}).new_page()

@@ -45,12 +45,12 @@ def test_browser_user_asks_and_sees_answer_and_sources(page, live_server, stub):
     login(page, live_server, "/login", "erika", "erikapassword")
     page.wait_for_selector("#question")
     page.fill("#question", "Was ist das Debian-Projekt?")
-    page.click("#ask-card button[type=submit]")
-    page.wait_for_selector("#answer strong:has-text('Vereinigung von Einzelpersonen')")
-    text = page.inner_text("#answer")
+    page.click("#composer button[type=submit]")
+    page.wait_for_selector("#turns strong:has-text('Vereinigung von Einzelpersonen')")
+    text = page.inner_text("#turns")
     assert "vorwort.md" in text and "Handbuch" in text
-    page.wait_for_selector("#answer-result[data-status=answered] details.chip")  # the cited passage, in its chip
-    assert page.locator("#answer details.chip mark").count() > 0  # matched terms highlighted
+    page.wait_for_selector("#turns .answer-card[data-status=answered] details.chip")  # the cited passage, in its chip
+    assert page.locator("#turns details.chip mark").count() > 0  # matched terms highlighted
     assert "GEHEIM-4711" not in page.content() and "geheim.md" not in text
     prompt = stub.last("POST", "/api/chat").json["messages"][-1]["content"]
     assert "Was ist das Debian-Projekt?" in prompt and "[1]" in prompt and "GEHEIM" not in prompt

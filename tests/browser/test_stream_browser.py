@@ -48,17 +48,17 @@ def ask(page, live_server) -> None:
     login(page, live_server, "/login", "erika", "erikapassword")
     page.wait_for_selector("#question")
     page.fill("#question", "Was ist das Debian-Projekt?")
-    page.click("#ask-card button[type=submit]")
+    page.click("#composer button[type=submit]")
 
 
 def test_browser_stream_shows_sources_first_then_the_answer_grows(page, live_server, stub):
     lines = [ollama_line(w) for w in WORDS] + [{"message": {"content": ""}, "done": True}]
     stub.add("POST", "/api/chat", Reply(lines=lines, line_delay=0.25))
     ask(page, live_server)
-    page.wait_for_selector("#sources .source")
-    assert "vorwort.md" in page.inner_text("#sources")
+    page.wait_for_selector("#turns .sources .source")
+    assert "vorwort.md" in page.inner_text("#turns .sources")
     assert page.get_attribute("#answer-result", "data-status") == "searching"  # no answer yet
-    assert page.locator("#answer a.cite").count() == 0
+    assert page.locator("#turns a.cite").count() == 0
     seen: list[str] = []
     deadline = time.monotonic() + 10
     # One atomic read per poll: the body is replaced when the stream ends, and a count()
@@ -70,12 +70,12 @@ def test_browser_stream_shows_sources_first_then_the_answer_grows(page, live_ser
         time.sleep(0.05)
     assert len(seen) >= 3, seen  # the answer grew in place, several times
     assert all(text.startswith("Das") for text in seen) and len(seen[0]) < len(seen[-1])
-    page.wait_for_selector("#answer strong:has-text('Vereinigung von Einzelpersonen')")
-    page.wait_for_selector("#answer a.cite[href='#cite-1']")  # citations are links once the check ran
-    assert page.get_attribute("#answer-result", "data-status") == "answered"
+    page.wait_for_selector("#turns strong:has-text('Vereinigung von Einzelpersonen')")
+    page.wait_for_selector("#turns a.cite[href$='-cite-1']")  # citations are links once the check ran
+    assert page.get_attribute("#turns .answer-card", "data-status") == "answered"
     expect(page.locator("#ask-stop")).to_be_hidden()
-    expect(page.locator("#ask-card button[type=submit]")).to_be_enabled()
-    assert page.locator("#answer form.feedback").count() == 1
+    expect(page.locator("#composer button[type=submit]")).to_be_enabled()
+    assert page.locator("#turns form.feedback").count() == 1
     assert [r.path for r in stub.requests] == ["/api/chat"]  # streamed once; htmx's fallback post stayed out
     blocked = [e for e in page.console_errors if "Content Security Policy" in e or "Refused" in e]
     assert blocked == [] and page.script_errors == []  # nothing blocked by the CSP, no script error
@@ -90,7 +90,7 @@ def test_browser_stream_stop_button_ends_the_answer_and_the_model(page, live_ser
     page.click("#ask-stop")
     page.wait_for_selector("#answer-stopped", state="visible")
     expect(page.locator("#ask-stop")).to_be_hidden()
-    expect(page.locator("#ask-card button[type=submit]")).to_be_enabled()
+    expect(page.locator("#composer button[type=submit]")).to_be_enabled()
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
         before = counting.produced

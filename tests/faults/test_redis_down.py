@@ -75,7 +75,7 @@ def test_redis_down_asking_and_every_page_keep_working(down):
     qid = int(body.split('id="feedback-', 1)[1].split('"', 1)[0])
     resp = user.post(f"/feedback/{qid}", data={"rating": "up", "csrf_token": csrf_token(user, "/")}, headers=HX)
     assert resp.status_code == 200
-    assert QUESTION in user.get("/history").get_data(as_text=True)
+    assert QUESTION in user.get("/c").get_data(as_text=True)
     for path in ("/admin", "/admin/tab/users", "/admin/tab/documents", "/admin/feedback", "/admin/system",
                  "/admin/documents/coverage"):
         resp = admin.get(path, headers=HX if "coverage" in path else {})

@@ -20,7 +20,7 @@ def test_upgrade_adds_the_title_column_to_a_version_3_database(conn):
     SchemaVersion.delete().where(SchemaVersion.version >= 4).execute()
     assert current_version() == 3 and "title" not in {c.name for c in db.get_columns("document")}
     before, after = upgrade()
-    assert (before, after) == (3, 4) and "title" in {c.name for c in db.get_columns("document")}
+    assert before == 3 and after >= 4 and "title" in {c.name for c in db.get_columns("document")}
     area = Area.create(name="Web")
     doc = Document.create(area=area, name="Page_1234abcd.md", directory="/s/url/1", title="Paketverwaltung")
     assert Document.get_by_id(doc.id).display_name == "Paketverwaltung"

@@ -61,10 +61,20 @@ def web_views(client, library) -> dict[str, str]:
     for htmx in (True, False):
         for areas in ([library.alpha, library.beta], [library.beta], []):
             data = {"question": QUESTION, "areas": [str(a) for a in areas], "show_sources": "on", "csrf_token": token}
-            views[f"ask htmx={htmx} areas={areas}"] = client.post("/ask", data=data, headers=HX if htmx else {})
-    views["history page"] = client.get("/history")
-    views["history fragment"] = client.get("/history", headers=HX)
-    return {name: resp.get_data(as_text=True) for name, resp in views.items()}
+            views[f"ask htmx={htmx} areas={areas}"] = client.post("/ask", data=data, headers=HX if htmx else {},
+                                                                  follow_redirects=not htmx)  # PRG to /c/<id>
+    views["conversation list"] = client.get("/c", follow_redirects=True)
+    texts = {name: resp.get_data(as_text=True) for name, resp in views.items()}
+    texts["history page"] = conversation_pages(client)
+    texts["history fragment"] = conversation_pages(client, HX)
+    return texts
+
+
+def conversation_pages(client, headers=None) -> str:
+    """Every conversation of the user's list, as pages (or htmx fragments), joined: what the history showed."""
+    listing = client.get("/c").get_data(as_text=True)
+    urls = sorted(set(re.findall(r'href="(/c/\d+)"', listing)))
+    return "\n".join(client.get(url, headers=headers or {}).get_data(as_text=True) for url in urls)
 
 
 def api_views(client, key: str, library) -> dict[str, str]:
@@ -113,7 +123,7 @@ def test_access_the_checks_see_area_beta_while_it_is_granted(app, library):
                      "documents", "document", "cli ()", "cli ('--json',)", "history page"):
         expected = expected.replace("[1, 2]", str([library.alpha, library.beta])).replace("[2]", f"[{library.beta}]")
         assert expected in shown, (expected, sorted(shown))
-    assert 'href="#cite-1"' in views[f"ask htmx=True areas={[library.alpha, library.beta]}"]
+    assert re.search(r'href="#q\d+-cite-1"', views[f"ask htmx=True areas={[library.alpha, library.beta]}"])
 
 
 @pytest.mark.parametrize("withdraw", ["user_link", "area_link"])
@@ -170,13 +180,13 @@ def test_access_history_withholds_answers_built_from_an_area_no_longer_permitted
         components.get().__dict__["llm"] = FakeLLM("Die Kantine öffnet um elf Uhr [1].")
     client.post("/ask", data={"question": "Kantine öffnet wann?", "areas": [str(library.alpha)],
                               "csrf_token": token}, headers=HX)
-    assert BETA_SECRET in client.get("/history").get_data(as_text=True)
+    assert BETA_SECRET in conversation_pages(client)
     with app.app_context(), db.connection_context():
         admin_service.unlink_user("carol", "team-b")
-    page = client.get("/history").get_data(as_text=True)
+    page = conversation_pages(client)
     assert leaks(page) == []
     assert "area you can no longer search" in page
-    assert "Kantine öffnet wann?" in page and page.count('class="history-entry') == 2  # the entries stay
+    assert "Kantine öffnet wann?" in page and page.count('<li class="turn"') == 2  # the turns stay
     assert "Die Kantine öffnet um elf Uhr" in page  # an answer from areas still permitted is shown
 
 

@@ -109,6 +109,6 @@ def test_csrf_api_routes_need_a_key_instead_and_a_cookie_never_suffices(app, bot
 
 
 def test_csrf_pages_carry_the_token_for_htmx(app, both_worlds):
-    for path in ("/", "/history", "/admin", "/admin/system", "/admin/feedback"):
+    for path in ("/", "/c", "/admin", "/admin/system", "/admin/feedback"):
         html = both_worlds.get(path).get_data(as_text=True)
         assert re.search(r'<body hx-headers=\'\{"X-CSRFToken": "[^"]+"\}\'>', html), path

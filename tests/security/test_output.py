@@ -97,7 +97,8 @@ def test_output_hostile_content_is_inert_on_every_page(app, hostile):
     pages = {}
     for htmx in (True, False):
         resp = user.post("/ask", data={"question": f"{QUESTION} {XSS}", "areas": [str(library.alpha)],
-                                       "show_sources": "on", "csrf_token": token}, headers=HX if htmx else {})
+                                       "show_sources": "on", "csrf_token": token}, headers=HX if htmx else {},
+                         follow_redirects=not htmx)  # the thread it starts, without htmx
         pages[f"answer htmx={htmx}"] = resp.get_data(as_text=True)
     body = pages["answer htmx=True"]
     shown = re.sub(r"</?mark>", "", body)  # the question's terms (here "script", "alert") are marked
@@ -105,7 +106,9 @@ def test_output_hostile_content_is_inert_on_every_page(app, hostile):
     assert "&lt;img src=x onerror=alert(&#39;name&#39;)&gt;.md" in body  # the file name, escaped
     qid = int(re.search(r'id="feedback-(\d+)"', body).group(1))
     user.post(f"/feedback/{qid}", data={"rating": "down", "comment": XSS, "csrf_token": token}, headers=HX)
-    pages["history"] = user.get("/history").get_data(as_text=True)
+    pages["history"] = user.get(re.search(r'data-conversation="(/c/\d+)"', body).group(1)).get_data(as_text=True)
+    assert "&lt;script&gt;" in pages["history"]  # the thread again: the question and the comment, escaped
+    pages["conversation list"] = user.get("/c").get_data(as_text=True)
     admin = logged_in(app, "root", "rootpassword", admin=True)
     for path in ("/admin?tab=documents", "/admin/tab/documents", f"/admin/documents/{doc}/row", "/admin/feedback",
                  "/admin?tab=users", "/admin/documents/coverage", "/admin/system"):
@@ -139,7 +142,7 @@ def test_output_every_response_carries_the_content_security_policy(app, hostile)
     admin = logged_in(app, "root", "rootpassword", admin=True)
     anonymous = app.test_client()
     responses = {
-        "login": anonymous.get("/login"), "dashboard": user.get("/"), "history": user.get("/history"),
+        "login": anonymous.get("/login"), "dashboard": user.get("/"), "history": user.get("/c"),
         "admin": admin.get("/admin"), "system": admin.get("/admin/system"), "404": anonymous.get("/nothing"),
         "405": anonymous.put("/login"), "csrf 400": user.post("/ask", data={}), "api 401": anonymous.get("/api/v1/areas"),
         "api json": anonymous.get("/api/v1/openapi.json"), "readyz": anonymous.get("/readyz"),

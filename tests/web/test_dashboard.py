@@ -39,7 +39,7 @@ def ask(client, question=QUESTION, areas=(), *, show_sources=True, htmx=True):
     if show_sources:
         data["show_sources"] = "on"
     headers = {"HX-Request": "true"} if htmx else {}
-    response = client.post("/ask", data=data, headers=headers)
+    response = client.post("/ask", data=data, headers=headers, follow_redirects=not htmx)  # PRG to /c/<id>
     assert response.status_code == 200
     return response.get_data(as_text=True)
 
@@ -93,9 +93,10 @@ def test_dashboard_answer_is_kept_out_of_caches_and_history(app, library):
     response = client.post("/ask", data={"question": QUESTION, "areas": [str(library.alpha)], "csrf_token": token},
                            headers={"HX-Request": "true"})
     assert response.headers["Cache-Control"] == "no-store" and "HX-Request" in response.headers["Vary"]
-    page = client.get("/").get_data(as_text=True)
-    assert 'id="answer" aria-live="polite" hx-history="false"' in page
-    assert 'hx-indicator="#ask-spinner"' in page and 'id="ask-spinner"' in page
+    for path in ("/", response.headers["HX-Push-Url"]):
+        page = client.get(path).get_data(as_text=True)
+        assert '<section class="thread" id="thread" hx-history="false"' in page
+        assert 'hx-indicator="#ask-spinner"' in page and 'id="ask-spinner"' in page
 
 
 # --- messages and fallback ---------------------------------------------------------------
@@ -166,7 +167,7 @@ def test_dashboard_document_script_and_llm_img_render_inert(app, library):
         components.get().__dict__["llm"] = FakeLLM('Siehe [1] <img src=x onerror="alert(1)"> <script>x()</script>')
     answered = ask(client, areas=[library.alpha])
     assert "onerror" not in answered and "<img" not in answered and "<script>" not in answered
-    assert 'Siehe [<a class="cite unsupported" href="#cite-1"' in answered  # citations are links
+    assert re.search(r'Siehe \[<a class="cite unsupported" href="#q\d+-cite-1"', answered)  # citations are links
 
 
 # --- the real Ollama client against a local HTTP server ------------------------------------
@@ -178,7 +179,7 @@ def test_dashboard_ollama_prompt_has_numbered_context_question_and_model(tmp_pat
     app = ollama_app(tmp_path, database_url, redis_url, http_stub)
     library = seed_library(app)
     body = ask(logged_in(app), areas=[library.alpha])
-    assert 'Die Konfiguration steht in <strong>otel.yaml</strong> [<a class="cite" href="#cite-1">1</a>].' in body
+    assert 'Die Konfiguration steht in <strong>otel.yaml</strong> [<a class="cite" href="#q1-cite-1">1</a>].' in body
     assert f"Written by ollama:{MODEL} from the passages found." in body
     request = http_stub.last("POST", "/api/chat")
     assert request.json["model"] == MODEL and request.json["stream"] is False

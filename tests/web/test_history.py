@@ -9,7 +9,7 @@ import pytest
 from irisrag import components
 from irisrag.extensions import db
 from irisrag.llm import FakeLLM
-from irisrag.models import Document, Feedback, QuestionLog
+from irisrag.models import Conversation, Document, Feedback, QuestionLog
 from irisrag.models.base import utcnow
 from irisrag.services import history
 from tests.conftest import csrf_token
@@ -56,6 +56,13 @@ def cited_passage(page: str, number: int = 1) -> str:
     match = re.search(rf'<details class="chip[^"]*" data-chunk-id="[^"]*" data-number="{number}".*?</details>', page, re.S)
     assert match, f"no cited passage {number}"
     return match.group(0)
+
+
+def thread_url(body: str) -> str:
+    """Return the conversation URL a turn (the answer of an htmx ask) belongs to."""
+    match = re.search(r'data-conversation="(/c/\d+)"', body)
+    assert match, "the answer is not a turn of a conversation"
+    return match.group(1)
 
 
 def question_id(body: str) -> int:
@@ -110,15 +117,18 @@ def test_history_cli_and_api_questions_are_recorded_benchmarks_can_opt_out(app, 
 
 def test_history_answer_shows_citation_links_passages_and_flags(app, library):
     use_llm(app)
-    body = ask(logged_in(app), areas=[library.alpha])
-    assert '<a class="cite" href="#cite-1">1</a>' in body
-    assert '<a class="cite unsupported" href="#cite-1" aria-describedby="unsupported-note">1</a>' in body
-    passage = cited_passage(body)
-    assert "otel-guide.md" in passage and "otel.yaml" in passage and SHA_V1[:12] in passage
-    assert "changed since" not in passage
-    assert 'id="invalid-citations"' in body and "[7]" in body.split('id="invalid-citations"', 1)[1]
-    assert 'id="unsupported-note"' in body and "Die Kantine öffnet um elf." in body
-    assert "Siehe auch." in body and "[7]" not in body.split('class="answer"', 1)[1].split("</div>", 1)[0]
+    client = logged_in(app)
+    body = ask(client, areas=[library.alpha])
+    for shown in (body, client.get(thread_url(body)).get_data(as_text=True)):  # the answer, and the thread again
+        q = f"q{question_id(body)}-"
+        assert f'<a class="cite" href="#{q}cite-1">1</a>' in shown
+        assert f'<a class="cite unsupported" href="#{q}cite-1" aria-describedby="{q}unsupported-note">1</a>' in shown
+        passage = cited_passage(shown)
+        assert "otel-guide.md" in passage and "otel.yaml" in passage and SHA_V1[:12] in passage
+        assert "changed since" not in passage
+        assert f'id="{q}invalid-citations"' in shown and "[7]" in shown.split(f'id="{q}invalid-citations"', 1)[1]
+        assert f'id="{q}unsupported-note"' in shown and "Die Kantine öffnet um elf." in shown
+        assert "Siehe auch." in shown and "[7]" not in shown.split('class="answer', 1)[1].split("</div>", 1)[0]
 
 
 # --- the user's own history ---------------------------------------------------------------
@@ -127,31 +137,33 @@ def test_history_answer_shows_citation_links_passages_and_flags(app, library):
 def test_history_shows_only_the_users_own_questions(app, library):
     use_llm(app)
     alice, carol = logged_in(app), logged_in(app, "carol")
-    ask(alice, "Wie wird OpenTelemetry bei Alice konfiguriert?", [library.alpha])
-    ask(carol, "Wie wird OpenTelemetry bei Carol konfiguriert?", [library.alpha])
-    page = alice.get("/history").get_data(as_text=True)
+    alices = thread_url(ask(alice, "Wie wird OpenTelemetry bei Alice konfiguriert?", [library.alpha]))
+    carols = thread_url(ask(carol, "Wie wird OpenTelemetry bei Carol konfiguriert?", [library.alpha]))
+    page = alice.get("/history", follow_redirects=True).get_data(as_text=True)  # the history is the list now
     assert "bei Alice" in page and "bei Carol" not in page and "<html" in page
-    fragment = carol.get("/history", headers={"HX-Request": "true"}).get_data(as_text=True)
+    fragment = carol.get(carols, headers={"HX-Request": "true"}).get_data(as_text=True)
     assert "bei Carol" in fragment and "bei Alice" not in fragment and "<html" not in fragment
-    assert 'id="q' in fragment and 'href="#q' in fragment  # answer links point into this entry
+    assert 'id="q' in fragment and 'href="#q' in fragment  # answer links point into this turn
     assert "otel-guide.md" in fragment and "Alpha" in fragment
-    empty = logged_in(app, "bob").get("/history").get_data(as_text=True)
-    assert 'id="no-history"' in empty and "bei Alice" not in empty and "bei Carol" not in empty
+    assert carol.get(alices).status_code == 404 and alice.get(carols, headers={"HX-Request": "true"}).status_code == 404
+    empty = logged_in(app, "bob").get("/c").get_data(as_text=True)
+    assert "no-conversations" in empty and "bei Alice" not in empty and "bei Carol" not in empty
 
 
 def test_history_needs_a_login(app, library):
-    response = app.test_client().get("/history")
-    assert response.status_code == 302 and "/login" in response.headers["Location"]
+    for path in ("/history", "/c", "/c/1"):
+        response = app.test_client().get(path)
+        assert response.status_code == 302 and "/login" in response.headers["Location"]
 
 
 def test_history_marks_a_source_that_changed_since(app, library):
     use_llm(app)
     client = logged_in(app)
-    ask(client, areas=[library.alpha])
-    assert "changed since" not in client.get("/history").get_data(as_text=True)
+    url = thread_url(ask(client, areas=[library.alpha]))
+    assert "changed since" not in client.get(url).get_data(as_text=True)
     with app.app_context(), db.connection_context():
         Document.update(sha256=SHA_V2).where(Document.id == library.alpha_doc).execute()
-    page = client.get("/history").get_data(as_text=True)
+    page = client.get(url).get_data(as_text=True)
     passage = cited_passage(page)
     assert "changed since" in passage and SHA_V1[:12] in passage and "otel.yaml" in passage
 
@@ -161,10 +173,10 @@ def test_history_hides_passages_of_areas_no_longer_permitted(app, library):
 
     use_llm(app)
     client = logged_in(app)
-    ask(client, areas=[library.alpha])
+    url = thread_url(ask(client, areas=[library.alpha]))
     with app.app_context(), db.connection_context():
         admin_service.unlink_user("alice", "team-a")
-    page = client.get("/history").get_data(as_text=True)
+    page = client.get(url).get_data(as_text=True)
     passage = cited_passage(page)
     assert "area you can no longer search" in passage and "Der Collector" not in passage
 
@@ -175,7 +187,8 @@ def test_history_escapes_a_question_with_a_script(app, library):
     body = ask(client, "<script>alert('q')</script> OpenTelemetry konfiguriert?", [library.alpha])
     qid = question_id(body)
     assert feedback(client, qid, "down", "<script>alert('c')</script>").status_code == 200
-    page = client.get("/history").get_data(as_text=True)
+    page = client.get(thread_url(body)).get_data(as_text=True)
+    assert "&lt;script&gt;alert(&#39;q&#39;)&lt;/script&gt;" in client.get("/c").get_data(as_text=True)
     assert "<script>alert" not in page
     assert "&lt;script&gt;alert(&#39;q&#39;)&lt;/script&gt;" in page
     assert "&lt;script&gt;alert(&#39;c&#39;)&lt;/script&gt;" in page
@@ -190,7 +203,8 @@ def test_history_escapes_a_question_with_a_script(app, library):
 
 def test_history_feedback_by_the_owner_is_stored_and_a_second_vote_updates_it(app, library):
     client = logged_in(app)
-    qid = question_id(ask(client, areas=[library.alpha]))
+    body = ask(client, areas=[library.alpha])
+    qid = question_id(body)
     response = feedback(client, qid, "up")
     text = response.get_data(as_text=True)
     assert response.status_code == 200 and "Thank you for your feedback." in text
@@ -201,15 +215,16 @@ def test_history_feedback_by_the_owner_is_stored_and_a_second_vote_updates_it(ap
         [vote] = list(Feedback.select())
     assert (vote.question_id, vote.user_id, vote.rating) == (qid, library.users["alice"], -1)
     assert vote.comment == "Die Antwort nennt die falsche Datei."
-    page = client.get("/history").get_data(as_text=True)
+    page = client.get(thread_url(body)).get_data(as_text=True)
     assert 'value="down" aria-pressed="true"' in page and "Die Antwort nennt die falsche Datei." in page
 
 
-def test_history_feedback_without_htmx_redirects_to_the_entry(app, library):
+def test_history_feedback_without_htmx_redirects_to_the_turn(app, library):
     client = logged_in(app)
-    qid = question_id(ask(client, areas=[library.alpha]))
+    body = ask(client, areas=[library.alpha])
+    qid = question_id(body)
     response = feedback(client, qid, "up", htmx=False)
-    assert response.status_code == 302 and response.headers["Location"].endswith(f"/history#q{qid}")
+    assert response.status_code == 302 and response.headers["Location"].endswith(f"{thread_url(body)}#t{qid}")
 
 
 def test_history_feedback_on_another_users_question_is_not_found(app, library):
@@ -248,7 +263,7 @@ def test_history_feedback_needs_a_login(app, library):
     anonymous = app.test_client()
     token = csrf_token(anonymous, "/login")
     response = anonymous.post(f"/feedback/{qid}", data={"rating": "down", "csrf_token": token})
-    assert response.status_code == 302 and "/login" in response.headers["Location"]
+    assert response.status_code == 302 and "/login?expired=1" in response.headers["Location"]
 
 
 # --- admin -----------------------------------------------------------------------------------------
@@ -290,7 +305,8 @@ def age(app, qid: int, days: int) -> None:
 
 def test_history_retention_prunes_old_questions_and_their_feedback(app, library):
     client = logged_in(app)
-    old = question_id(ask(client, areas=[library.alpha]))
+    old_body = ask(client, areas=[library.alpha])
+    old = question_id(old_body)
     recent = question_id(ask(client, areas=[library.alpha]))
     feedback(client, old, "down")
     age(app, old, 91)
@@ -300,7 +316,10 @@ def test_history_retention_prunes_old_questions_and_their_feedback(app, library)
         assert history.prune() == 1   # the default: 90 days
         assert [r.id for r in QuestionLog.select()] == [recent]
         assert Feedback.select().count() == 0
-    assert f'id="q{old}"' not in client.get("/history").get_data(as_text=True)
+    # the conversation left without questions is gone with them; the recent one stays
+    assert client.get(thread_url(old_body)).status_code == 404
+    with app.app_context(), db.connection_context():
+        assert [c.id for c in Conversation.select()] == [QuestionLog.get_by_id(recent).conversation_id]
 
 
 def test_history_prune_cli_uses_the_setting_or_days(app, library):

@@ -84,8 +84,8 @@ def test_stream_dashboard_sends_sources_then_the_growing_answer_then_linked_cita
     assert all(len(a) <= len(b) for a, b in zip(tokens, tokens[1:], strict=False))  # it grows
     assert "<strong>otel.yaml</strong>" in tokens[-1] and "[1]" in tokens[-1]
     done = events[-1][1]
-    assert 'Die Konfiguration steht in <strong>otel.yaml</strong> [<a class="cite" href="#cite-1">1</a>].' in done
-    assert 'id="cite-1"' in done and "Written by fake from the passages found." in done
+    assert 'Die Konfiguration steht in <strong>otel.yaml</strong> [<a class="cite" href="#q1-cite-1">1</a>].' in done
+    assert 'id="q1-cite-1"' in done and "Written by fake from the passages found." in done
     assert 'class="feedback"' in done and "otel-guide.md" in done  # the cited passage, feedback form
     assert fake.closed == 1
     (row,) = history(app)
