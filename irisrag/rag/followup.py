@@ -184,10 +184,15 @@ def _pieces(llm: object, messages: list[dict[str, str]]) -> Iterator[str]:
 
 
 def clean_rewrite(reply: str) -> str:
-    """Return the rewrite's first line without quotes or a label, at most REWRITE_MAX_CHARS."""
+    """Return the rewrite's first line without quotes, a label or emphasis, at most REWRITE_MAX_CHARS.
+
+    A reply with citation numbers is an answer, not a question: it counts as no rewrite.
+    """
     line = next((part for part in (reply or "").strip().splitlines() if part.strip()), "")
+    if _CITATION.search(line):
+        return ""
     line = re.sub(r"^(?:standalone question|question|frage)\s*:\s*", "", line.strip(), flags=re.I)
-    return line.strip().strip("\"'„“”»«").strip()[:REWRITE_MAX_CHARS]
+    return line.replace("**", "").replace("__", "").strip().strip("\"'„“”»«").strip()[:REWRITE_MAX_CHARS]
 
 
 def plain_answer(answer: str) -> str:

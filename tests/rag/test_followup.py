@@ -8,7 +8,7 @@ from irisrag.llm import FakeLLM
 from irisrag.rag import followup
 from irisrag.rag.answer import build_messages
 from irisrag.rag.budget import fit_turns
-from irisrag.rag.followup import KEY_TERMS, REWRITTEN, PreviousTurn
+from irisrag.rag.followup import KEY_TERMS, REWRITTEN, PreviousTurn, clean_rewrite
 from tests.rag.test_extractive import make_context
 
 FIRST = PreviousTurn("Wann wurde die Elbphilharmonie in Hamburg eröffnet?", "Im Januar 2017 [1].")
@@ -86,3 +86,8 @@ def test_a_question_that_does_not_lean_on_the_previous_one_is_searched_as_asked(
     assert followup.is_elliptic(expletive)  # the rule's known false positive: "es gibt" reads as referring
     for elliptic in ("und für Debian 12?", "What about Debian?", "Aber wie hoch?", "Wo steht sie?"):
         assert followup.is_elliptic(elliptic), elliptic
+
+
+def test_a_rewrite_that_answers_instead_of_asking_is_not_searched_for():
+    assert clean_rewrite("Das Debian-Projekt ist eine **Vereinigung von Einzelpersonen** [1].") == ""
+    assert clean_rewrite('Frage: "Wer gehört zum **Debian-Projekt**?"') == "Wer gehört zum Debian-Projekt?"
