@@ -8,7 +8,13 @@ import time
 import pytest
 import requests
 
-from irisrag.errors import LLMContextTooLong, LLMModelNotFound, LLMRefused, LLMTimeout, LLMUnavailable, LLMUnreachable
+from irisrag.errors import (
+    LLMContextTooLong,
+    LLMModelNotFound,
+    LLMTimeout,
+    LLMUnavailable,
+    LLMUnreachable,
+)
 from irisrag.llm import FakeLLM, NoLLM, OllamaLLM, OpenAILLM
 from tests.support.http_stub import HttpStub, Reply, closed_port
 

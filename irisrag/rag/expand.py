@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 
 KINDS = ("none", "llm")
 MAX_CHARS = 400
+MAX_TOKENS = 96  # one line of keywords (MAX_CHARS)
 
 PROMPT = (
     "You write search keywords. For the user's question, list its key terms, close synonyms, and "
@@ -59,7 +60,7 @@ class LLMQueryExpander:
 
     def expand(self, question: str) -> str:
         try:
-            return clean_keywords(str(self.llm.chat(self.messages(question))))
+            return clean_keywords(str(self.llm.chat(self.messages(question), max_tokens=MAX_TOKENS)))
         except Exception as exc:  # search the question as asked
             log.warning("event=expansion_failed expander=%s error=%s", self.name, exc)
             return ""
