@@ -22,6 +22,7 @@ from tests.support.llm_servers import (
     ollama_line,
     ollama_stream,
     ollama_tags,
+    openai_chunk,
     openai_models,
     openai_reply,
     openai_stream,
@@ -55,6 +56,25 @@ def test_a_stream_that_keeps_writing_is_cut_at_the_total_deadline(http_stub):
         received.extend(openai(http_stub, timeout=1.0, first_token_timeout=0.8).stream(MESSAGES))
     assert time.monotonic() - started < 1.6 and received
     assert info.value.message == "The language model did not finish its answer within 1 s"
+
+
+def test_an_abandoned_stream_is_closed_so_the_server_stops_writing(http_stub):
+    produced = []
+
+    def endless():
+        for i in range(3000):
+            produced.append(i)
+            yield openai_chunk("w ")
+            yield ""
+            time.sleep(0.005)
+
+    http_stub.add("POST", CHAT, Reply(lines=endless(), content_type="text/event-stream"))
+    with pytest.raises(LLMTimeout):
+        list(openai(http_stub, timeout=0.5).stream(MESSAGES))
+    time.sleep(0.3)
+    stopped_at = len(produced)
+    time.sleep(0.3)
+    assert len(produced) == stopped_at < 1000  # the server noticed the closed connection
 
 
 def test_every_request_carries_the_token_limit(http_stub):
@@ -234,3 +254,46 @@ def test_cli_ask_json_has_the_citation_fields_and_the_status(tmp_path, database_
     cut = json.loads(run(app, "ask", QUESTION, "--user", "alice", "--json").output)
     assert (cut["status"], cut["incomplete"]) == (asking.INCOMPLETE, True)
     assert "cut off at the length limit" in cut["error"]
+
+
+# --- the small calls: limits, and expansion toward the documents' language -------------------
+
+
+def test_judge_and_expansion_ask_for_few_tokens():
+    from irisrag.llm import FakeLLM
+    from irisrag.rag import expand, rerank
+    from irisrag.vectorstore import Hit
+
+    judge, keywords = FakeLLM("2, 1"), FakeLLM("otel collector")
+    hits = [Hit(1, 1, i, None, f"Text {i}", 0.5, i) for i in range(3)]
+    rerank.LLMReranker(judge).rerank(QUESTION, hits)
+    expand.LLMQueryExpander(keywords).expand(QUESTION)
+    assert judge.limits == [rerank.JUDGE_MAX_TOKENS] and keywords.limits == [expand.MAX_TOKENS]
+    assert max(rerank.JUDGE_MAX_TOKENS, expand.MAX_TOKENS) <= 128
+
+
+def test_expansion_translates_toward_the_language_of_the_stored_documents():
+    from irisrag.llm import FakeLLM
+    from irisrag.rag import expand, language
+
+    assert language.detect("The collector is configured in the file otel.yaml, which is read at start.") == "English"
+    assert language.detect("Der Collector wird in der Datei otel.yaml konfiguriert, die beim Start gelesen wird.") \
+        == "German"
+    assert language.detect("otel.yaml") is None
+
+    class Store:
+        def count_by_document(self):
+            return {1: 2, 2: 1}
+
+        def chunks_of(self, document_id):
+            from irisrag.vectorstore import Hit
+            return [Hit(document_id, 1, 0, None, "The service is started with the command and it reads the "
+                        "settings from the file that is named in the unit.", 0.0, 0)]
+
+    llm = FakeLLM("otel collector")
+    expander = expand.build_expander({"QUERY_EXPANSION": "llm", "FTS_LANGUAGE": "German"}, llm=llm, store=Store())
+    expander.expand("Wie wird der Dienst gestartet?")
+    assert "translation into English" in llm.calls[0][0]["content"]
+    empty = expand.build_expander({"QUERY_EXPANSION": "llm", "FTS_LANGUAGE": "German"}, llm=llm,
+                                  store=type("Empty", (), {"count_by_document": lambda self: {}})())
+    assert empty.language == "German"  # nothing to tell: the full-text setting
