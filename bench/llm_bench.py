@@ -50,6 +50,7 @@ QUESTIONS = (
     "Wo findet man die maßgeblichen Handbücher?",
     "Wann fährt der Zug nach Hamburg?",  # not in the documents: the no-context answer
 )
+ECHO = re.compile(r"\(document \d+|\bchunk \d+|\bContext:|\bQuestion:|\bKontext:", re.IGNORECASE)  # prompt labels
 XQUAD = ROOT.parent / "shared" / "eval" / "xquad" / "de"
 
 
@@ -169,7 +170,8 @@ def _outcome(payload: dict) -> dict:
     citations = payload.get("citations") or []
     flagged = sum(bool(c.get("unsupported")) for c in citations) + len(payload.get("invalid_citations") or [])
     return {"status": f"{payload.get('status')}" + (f" ({payload['error']})" if payload.get("error") else ""),
-            "valid": len(citations) - sum(bool(c.get("unsupported")) for c in citations), "flagged": flagged}
+            "valid": len(citations) - sum(bool(c.get("unsupported")) for c in citations), "flagged": flagged,
+            "echo": bool(ECHO.search(str(payload.get("answer") or "")))}
 
 
 def dashboard(session: requests.Session, csrf: str, question: str) -> dict:
@@ -177,10 +179,14 @@ def dashboard(session: requests.Session, csrf: str, question: str) -> dict:
     with session.post(f"{session.base}/ask/stream", data={"question": question, "areas": [session.area]},
                       headers={"X-CSRFToken": csrf}, stream=True, timeout=900) as response:
         seen, last, html = _read_events(response, started)
-    valid, flagged = html.count('class="cite"'), html.count('class="cite unsupported"')
+    body = re.search(r'<div class="answer[^"]*">(.*?)</div>', html, re.S)
+    answer = body.group(1) if body else ""
+    valid, flagged = answer.count('class="cite"'), answer.count('class="cite unsupported"')
     error = re.search(r'class="error" role="alert">([^<]+)<', html)
-    status = last + (f" ({error.group(1).strip()})" if error else "")
-    return {**_times(seen, started), "status": status, "valid": valid, "flagged": flagged}
+    state = re.search(r'data-status="([^"]+)"', html)
+    status = (state.group(1) if state else last) + (f" ({error.group(1).strip()})" if error else "")
+    return {**_times(seen, started), "status": status, "valid": valid, "flagged": flagged,
+            "echo": bool(ECHO.search(re.sub(r"<[^>]+>", "", answer)))}
 
 
 def api_stream(base: str, key: str, question: str) -> dict:
@@ -206,7 +212,7 @@ def cli(env: dict[str, str], question: str) -> dict:
         payload = json.loads(done.stdout)
     except ValueError:
         return {"total": total, "status": f"exit {done.returncode}: {done.stderr.strip()[-200:]}",
-                "valid": 0, "flagged": 0}
+                "valid": 0, "flagged": 0, "echo": False}
     return {"total": total, "app_total": payload.get("timings", {}).get("total"), **_outcome(payload)}
 
 
@@ -223,7 +229,8 @@ def _row(path: str, runs: list[dict]) -> list[str]:
     statuses = Counter(r["status"] for r in runs)
     return [path, str(len(runs)), med("sources"), med("first_token"), med("total"),
             "; ".join(f"{n}× {s}" for s, n in statuses.most_common()),
-            f"{sum(r['valid'] for r in runs)} / {sum(r['flagged'] for r in runs)}"]
+            f"{sum(r['valid'] for r in runs)} / {sum(r['flagged'] for r in runs)}",
+            str(sum(r["echo"] for r in runs))]
 
 
 def measure(env: dict[str, str], base: str, key: str, questions: int) -> tuple[str, dict]:
@@ -241,7 +248,7 @@ def measure(env: dict[str, str], base: str, key: str, questions: int) -> tuple[s
         log(f"question {n}/{questions}: " + ", ".join(f"{p} {r[-1]['total']:.1f} s {r[-1]['status']}"
                                                     for p, r in runs.items()))
     headers = ["path", "questions", "to sources (s, median / max)", "to first token", "total", "outcomes",
-               "citations valid / flagged"]
+               "citations valid / flagged", "answers echoing prompt labels"]
     rows = [_row(path, r) for path, r in runs.items()]
     rows.append(_row("CLI, the app's own total (no process start)",
                      [{**r, "total": r.get("app_total")} for r in runs["CLI"]]))
