@@ -45,7 +45,7 @@ def test_keepalives_before_the_first_token_do_not_stretch_the_first_token_deadli
     started = time.monotonic()
     with pytest.raises(LLMTimeout) as info:
         list(openai(http_stub, first_token_timeout=0.5).stream(MESSAGES))
-    assert time.monotonic() - started < 1.5
+    assert time.monotonic() - started < 3.0  # the server's first word comes after 4 s of keep-alives
     assert info.value.message == "The language model did not send its first word within 0.5 s"
 
 
@@ -54,7 +54,7 @@ def test_a_stream_that_keeps_writing_is_cut_at_the_total_deadline(http_stub):
     started, received = time.monotonic(), []
     with pytest.raises(LLMTimeout) as info:
         received.extend(openai(http_stub, timeout=1.0, first_token_timeout=0.8).stream(MESSAGES))
-    assert time.monotonic() - started < 1.6 and received
+    assert time.monotonic() - started < 3.0 and received  # the server would write for over 4 s
     assert info.value.message == "The language model did not finish its answer within 1 s"
 
 
@@ -177,7 +177,7 @@ def test_an_interrupted_stream_is_incomplete_not_answered(openai_app, http_stub)
 
 @pytest.mark.parametrize(("reply", "error", "notice"), [
     (context_exceeded(), answer_outcome.LLM_CONTEXT_TOO_LONG, answer_outcome.FALLBACK_CONTEXT_TOO_LONG),
-    (openai_stream(WORDS, keepalives=30, keepalive_delay=0.1), answer_outcome.LLM_TIMEOUT,
+    (openai_stream(WORDS, keepalives=60, keepalive_delay=0.1), answer_outcome.LLM_TIMEOUT,
      answer_outcome.FALLBACK_TIMEOUT),
     (Reply(status=404, json={"error": {"message": "The model `smollm2` does not exist",
                                        "code": "model_not_found"}}),
@@ -188,7 +188,7 @@ def test_a_fallback_on_the_streaming_path_names_its_cause(openai_app, http_stub,
     http_stub.add("POST", CHAT, reply)
     started = time.monotonic()
     result = streamed(library)[-1].result
-    assert time.monotonic() - started < 3.0
+    assert time.monotonic() - started < 4.5  # keep-alives for 6 s do not hold the answer
     assert (result.status, result.error, result.notice) == (asking.EXTRACTIVE, error, notice)
     assert "otel.yaml" in result.answer_text and answer_outcome.NO_LLM not in (result.notice, result.error)
 
