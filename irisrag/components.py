@@ -50,7 +50,7 @@ class Components:
         """The optional query expansion stage (QUERY_EXPANSION), or None."""
         from irisrag.rag.expand import build_expander
 
-        return build_expander(self.config, llm=self.llm)
+        return build_expander(self.config, llm=self.llm, store=self.store)
 
     @cached_property
     def retriever(self):

@@ -176,6 +176,26 @@ class LLMRefused(LLMUnavailable):
     """The server answered with an error (an HTTP error status, or an error reported in the answer)."""
 
 
+class LLMContextTooLong(LLMRefused):
+    """The server refused the request: the prompt did not fit the model's context window."""
+
+
+class LLMModelNotFound(LLMRefused):
+    """The server does not have the configured model."""
+
+
+class LLMCutOff(LLMUnavailable):
+    """The model stopped at the length limit (finish reason ``length``); ``partial`` is what it wrote."""
+
+    def __init__(self, message: str, detail: str = "", *, partial: str = "") -> None:
+        super().__init__(message, detail)
+        self.partial = partial
+
+
+class LLMBrokeOff(LLMUnreachable):
+    """The model's stream ended without a proper finish (cut, or interrupted by the server)."""
+
+
 class QueueUnavailable(IrisRagError):
     code = "queue_unavailable"
     status = 503

@@ -2,56 +2,70 @@
 
     class LLM(Protocol):
         name: str                                        # e.g. "ollama:llama3", "none"
-        def chat(self, messages: list[dict[str, str]]) -> str
-        def stream(self, messages: list[dict[str, str]]) -> Iterator[str]   # the reply, token by token
-        def probe(self, timeout: float) -> None   # real clients only: a cheap model-list GET (readiness)
+        def chat(self, messages, max_tokens=None) -> str
+        def stream(self, messages, max_tokens=None) -> Iterator[str]   # the reply, token by token
+        def probe(self, timeout: float) -> None   # real clients only: the model list lists the model
 
-``stream`` reads the reply as it arrives (Ollama's JSON lines, OpenAI's server-sent events);
-closing the generator closes the HTTP response, so the server stops generating (cancelling).
-A stream that ends without the server's end marker is an error, never a truncated answer.
+Every call is bounded: ``max_tokens`` (default: the client's, IRISRAG_LLM_MAX_TOKENS) is sent
+to the server, and ``llm_http.Deadline`` bounds the time: ``timeout`` (LLM_TIMEOUT) for the
+whole reply, ``first_token_timeout`` for a stream's first word, whatever the server sends
+meanwhile. ``stream`` reads the reply as it arrives (Ollama's JSON lines, OpenAI's server-sent
+events); closing the generator closes the HTTP response, so the server stops generating.
+
+The finish is read, not assumed: a reply that stopped at the length limit (OpenAI
+``finish_reason: length``, Ollama ``done_reason: length``) raises ``LLMCutOff`` after its text
+(``partial``); a stream that ends without a finish reason (cut, or ``[DONE]`` alone, as a
+server that interrupts a request for another sends it) raises ``LLMBrokeOff``. ``chunks``
+yields the raw pieces with the model name the server reports and the finish (check-llm).
 
 Every failure of a real client is an ``LLMUnavailable`` whose detail names the URL and the
-model, of a subclass that says why: ``LLMTimeout`` (no answer, or a stalled stream, within the
-timeout), ``LLMUnreachable`` (no connection, or it broke off), ``LLMRefused`` (an HTTP error
-status or an error the server reports); a malformed answer is a plain ``LLMUnavailable``.
-``NoLLM`` raises ``LLMNotConfigured``. Callers tell causes apart by these types, never by
-``requests`` (which only this adapter and ``embeddings`` import).
+model, of a subclass that says why (see ``llm_http``). ``NoLLM`` raises ``LLMNotConfigured``.
+Callers tell causes apart by these types, never by ``requests``.
 """
 from __future__ import annotations
 
-import http.client
-import json
 import re
 import time
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 import requests
-import urllib3.exceptions
 
+from irisrag import llm_http
 from irisrag.config import DEFAULTS
-from irisrag.embeddings import pooled_session, post_json
+from irisrag.embeddings import pooled_session
 from irisrag.errors import (
     ConfigurationError,
+    LLMCutOff,
+    LLMModelNotFound,
     LLMNotConfigured,
     LLMRefused,
-    LLMTimeout,
     LLMUnavailable,
-    LLMUnreachable,
 )
+from irisrag.llm_http import SERVICE as _SERVICE
+from irisrag.llm_http import Deadline
 
 Messages = list[dict[str, str]]
-_SERVICE = "The language model"
-_KINDS = {"timeout": LLMTimeout, "unreachable": LLMUnreachable, "refused": LLMRefused}
+COMPLETE = frozenset({"stop", "eos", "end_turn", "tool_calls", "function_call"})
 
 
 @runtime_checkable
 class LLM(Protocol):
     name: str
 
-    def chat(self, messages: Messages) -> str: ...
+    def chat(self, messages: Messages, max_tokens: int | None = None) -> str: ...
 
-    def stream(self, messages: Messages) -> Iterator[str]: ...
+    def stream(self, messages: Messages, max_tokens: int | None = None) -> Iterator[str]: ...
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A piece of a reply: its text, the model the server names, and the finish reason on the last one."""
+
+    text: str
+    model: str = ""
+    finish: str | None = None
 
 
 def _content(data: Any, path: tuple[str | int, ...], where: str) -> str:
@@ -69,202 +83,187 @@ def _content(data: Any, path: tuple[str | int, ...], where: str) -> str:
     return value
 
 
-# --- streaming over HTTP -----------------------------------------------------------
-
-def _open_stream(session: requests.Session, url: str, payload: dict[str, Any], *, timeout: float,
-                 context: str, headers: Mapping[str, str] | None = None) -> requests.Response:
-    """POST JSON and return the response with its body unread; failures are LLMUnavailable."""
-    where = f"POST {url} ({context})"
-    try:
-        resp = session.post(url, json=payload, timeout=timeout, headers=dict(headers or {}), stream=True)
-    except requests.Timeout as exc:
-        raise LLMTimeout(f"{_SERVICE} did not answer within {timeout:g} s", f"{where}: timeout: {exc}") from exc
-    except requests.RequestException as exc:
-        base = "/".join(url.split("/", 3)[:3])
-        raise LLMUnreachable(f"{_SERVICE} at {base} could not be reached", f"{where}: {exc}") from exc
-    if resp.status_code >= 400:
-        try:
-            text = resp.raw.read(500, decode_content=True).decode("utf-8", "replace")
-        except Exception:  # the status is the news; the body is a courtesy
-            text = ""
-        resp.close()
-        raise LLMRefused(f"{_SERVICE} answered with HTTP {resp.status_code}",
-                             f"{where}: HTTP {resp.status_code}: {text}")
-    return resp
+def finished(finish: str | None, text: str, where: str) -> None:
+    """Raise unless ``finish`` is a proper end: ``length`` is LLMCutOff, a content filter a refusal."""
+    if finish == "length":
+        raise LLMCutOff(f"{_SERVICE} stopped at the length limit", f"{where}: finish reason length after "
+                        f"{len(text)} characters", partial=text)
+    if finish == "content_filter":
+        raise LLMRefused(f"{_SERVICE} refused to answer", f"{where}: finish reason content_filter")
+    if finish not in COMPLETE:
+        raise llm_http.broke_off(where, f"the reply ended with finish reason {finish!r}")
 
 
-def _read_failure(exc: Exception, timeout: float, where: str) -> LLMUnavailable:
-    """Return the LLMTimeout or LLMUnreachable for a stream that broke off (its cause: the requests error)."""
-    slow = isinstance(exc, (urllib3.exceptions.ReadTimeoutError, TimeoutError))
-    message = f"{_SERVICE} stopped sending for more than {timeout:g} s" if slow else f"{_SERVICE} broke off the answer"
-    kind = LLMTimeout if slow else LLMUnreachable
-    error = kind(message, f"{where}: the stream broke off: {type(exc).__name__}: {exc}")
-    error.__cause__ = (requests.ReadTimeout if slow else requests.ConnectionError)(str(exc))
-    return error
+class _Client:
+    """What both clients share: bounded ``chat`` and ``stream`` over ``chunks``, and the model check."""
+
+    name: str
+    model: str
+    timeout: float
+    max_tokens: int
+    first_token_timeout: float | None
+    session: requests.Session
+
+    def chunks(self, messages: Messages, max_tokens: int | None = None, *, stream: bool = True) -> Iterator[Chunk]:
+        raise NotImplementedError
+
+    def models(self, timeout: float) -> set[str]:
+        raise NotImplementedError
+
+    def _limit(self, max_tokens: int | None) -> int:
+        return int(max_tokens or self.max_tokens)
+
+    def _deadline(self, stream: bool) -> Deadline:
+        return Deadline(self.timeout, self.first_token_timeout if stream else None)
+
+    def chat(self, messages: Messages, max_tokens: int | None = None) -> str:
+        """Send the conversation and return the reply's text (LLMCutOff at the length limit)."""
+        parts = []
+        for chunk in self.chunks(messages, max_tokens, stream=False):
+            parts.append(chunk.text)
+            if chunk.finish is not None:
+                finished(chunk.finish, "".join(parts), self._where())
+        return "".join(parts)
+
+    def stream(self, messages: Messages, max_tokens: int | None = None) -> Iterator[str]:
+        """Send the conversation and yield the reply's pieces as they arrive (LLMCutOff after them at the limit)."""
+        parts: list[str] = []
+        for chunk in self.chunks(messages, max_tokens, stream=True):
+            if chunk.text:
+                parts.append(chunk.text)
+                yield chunk.text
+            if chunk.finish is not None:
+                finished(chunk.finish, "".join(parts), self._where())
+
+    def probe(self, timeout: float) -> None:
+        """Check that the server answers its model list within ``timeout`` and lists the configured model."""
+        names = self.models(timeout)
+        if not llm_http.model_listed(names, self.model):
+            listed = ", ".join(sorted(names)[:10]) or "none"
+            raise LLMModelNotFound(f"the model {self.model!r} is not listed (listed: {listed})", "")
+
+    def _where(self) -> str:
+        return f"{self.name}"
 
 
-def _lines(resp: requests.Response, timeout: float, where: str) -> Iterator[str]:
-    """Yield the body's lines as they arrive (``read1``: whatever is there, not fixed-size blocks)."""
-    buffer = b""
-    while True:
-        try:
-            data = resp.raw.read1(65536)
-        except (urllib3.exceptions.HTTPError, http.client.HTTPException, OSError) as exc:
-            raise _read_failure(exc, timeout, where)  # noqa: B904 - its __cause__ is the requests error
-        if not data:
-            break
-        *complete, buffer = (buffer + data).split(b"\n")
-        for line in complete:
-            yield line.rstrip(b"\r").decode("utf-8", "replace")
-    if buffer.strip():
-        yield buffer.decode("utf-8", "replace")
-
-
-def _truncated(where: str) -> LLMUnavailable:
-    return _read_failure(EOFError("the stream ended without its end marker"), 0, where)
-
-
-def _json_object(text: str, where: str) -> dict[str, Any]:
-    """Decode one streamed JSON object; raise the error a server reports in it (``{"error": ...}``)."""
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise LLMUnavailable(f"{_SERVICE} sent an unexpected answer", f"{where}: not JSON: {text[:300]!r}") from exc
-    if not isinstance(data, dict) or data.get("error"):
-        error = data.get("error") if isinstance(data, dict) else data
-        message = error.get("message", error) if isinstance(error, dict) else error
-        raise LLMRefused(f"{_SERVICE} reported an error", f"{where}: {str(message)[:500]}")
-    return data
-
-
-def _sse_events(lines: Iterator[str]) -> Iterator[tuple[str, str]]:
-    """Group server-sent event lines into (event, data) pairs; comments and other fields are skipped."""
-    event, data = "message", []
-    for line in lines:
-        if not line:
-            if data:
-                yield event, "\n".join(data)
-            event, data = "message", []
-        elif line.startswith(":"):
-            continue
-        else:
-            name, _, value = line.partition(":")
-            value = value[1:] if value.startswith(" ") else value
-            if name == "data":
-                data.append(value)
-            elif name == "event":
-                event = value
-    if data:
-        yield event, "\n".join(data)
-
-
-def _probe(session: requests.Session, url: str, headers: Mapping[str, str], timeout: float) -> None:
-    """GET a model list (never a generation); failures name no URL (readiness answers without a login)."""
-    try:
-        resp = session.get(url, headers=dict(headers), timeout=timeout)
-    except requests.Timeout as exc:
-        raise LLMTimeout(f"{type(exc).__name__} (no answer within {timeout:g} s or refused)", url) from exc
-    except requests.RequestException as exc:
-        raise LLMUnreachable(f"{type(exc).__name__} (no answer within {timeout:g} s or refused)", url) from exc
-    if resp.status_code >= 400:
-        raise LLMRefused(f"model list answered HTTP {resp.status_code}", url)
-
-
-# --- clients ---------------------------------------------------------------------
-
-class OllamaLLM:
+class OllamaLLM(_Client):
     """Ollama ``/api/chat``: one JSON reply (``chat``) or JSON lines (``stream``)."""
 
     def __init__(self, url: str, model: str = "llama3", timeout: float = 120.0,
-                 session: requests.Session | None = None) -> None:
+                 session: requests.Session | None = None, *, max_tokens: int = 1024,
+                 first_token_timeout: float | None = None) -> None:
         self.url = url.rstrip("/")
         self.model = model
         self.timeout = float(timeout)
+        self.max_tokens = int(max_tokens)
+        self.first_token_timeout = first_token_timeout
         self.session = session or pooled_session()
         self.name = f"ollama:{model}"
 
-    def chat(self, messages: Messages) -> str:
-        """Send the conversation and return the model's reply text."""
-        endpoint = f"{self.url}/api/chat"
-        data = post_json(self.session, endpoint, {"model": self.model, "messages": messages, "stream": False},
-                         timeout=self.timeout, error=LLMUnavailable, service=_SERVICE,
-                         context=f"model={self.model}", kinds=_KINDS)
-        return _content(data, ("message", "content"), f"POST {endpoint} (model={self.model})")
+    def _where(self) -> str:
+        return f"POST {self.url}/api/chat (model={self.model})"
 
-    def probe(self, timeout: float) -> None:
-        """Check that the server answers with its model list (``/api/tags``); raise LLMUnavailable if not."""
-        _probe(self.session, f"{self.url}/api/tags", {}, timeout)
+    def models(self, timeout: float) -> set[str]:
+        """Return the names in Ollama's model list (``/api/tags``)."""
+        data = llm_http.get_json(self.session, f"{self.url}/api/tags", {}, timeout)
+        listed = data.get("models") if isinstance(data, dict) else None
+        return {str(m.get("name") or m.get("model") or "") for m in listed or [] if isinstance(m, dict)}
 
-    def stream(self, messages: Messages) -> Iterator[str]:
-        """Send the conversation and yield the reply's pieces as Ollama writes them."""
-        endpoint = f"{self.url}/api/chat"
-        where = f"POST {endpoint} (model={self.model})"
-        resp = _open_stream(self.session, endpoint, {"model": self.model, "messages": messages, "stream": True},
-                            timeout=self.timeout, context=f"model={self.model}")
+    def chunks(self, messages: Messages, max_tokens: int | None = None, *, stream: bool = True) -> Iterator[Chunk]:
+        """Yield the reply's pieces (one when not streaming); the last carries ``done_reason``."""
+        where, deadline = self._where(), self._deadline(stream)
+        payload = {"model": self.model, "messages": messages, "stream": stream,
+                   "options": {"num_predict": self._limit(max_tokens)}}
+        resp = llm_http.open_response(self.session, f"{self.url}/api/chat", payload, deadline, where=where)
         try:
-            for line in _lines(resp, self.timeout, where):
-                if not line.strip():
-                    continue
-                data = _json_object(line, where)
-                piece = _content(data, ("message", "content"), where) if "message" in data else ""
-                if piece:
-                    yield piece
-                if data.get("done"):
-                    return
-            raise _truncated(where)
+            if not stream:
+                data = llm_http.read_json(resp, deadline, where)
+                yield Chunk(_content(data, ("message", "content"), where), str(data.get("model") or ""),
+                            str(data.get("done_reason") or "stop"))
+                return
+            yield from self._lines(resp, deadline, where)
         finally:
-            resp.close()
+            llm_http.release(resp)
+
+    def _lines(self, resp: requests.Response, deadline: Deadline, where: str) -> Iterator[Chunk]:
+        for line in llm_http.lines(resp, deadline, where):
+            if not line.strip():
+                continue
+            data = llm_http.json_object(line, where)
+            piece = _content(data, ("message", "content"), where) if "message" in data else ""
+            if piece:
+                deadline.saw_text()
+            done = bool(data.get("done"))
+            yield Chunk(piece, str(data.get("model") or ""), str(data.get("done_reason") or "stop") if done else None)
+            if done:
+                return
+        raise llm_http.broke_off(where)
 
 
-class OpenAILLM:
+class OpenAILLM(_Client):
     """OpenAI-compatible ``/chat/completions``: one JSON reply or server-sent events."""
 
     def __init__(self, base_url: str, api_key: str, model: str, timeout: float = 120.0,
-                 session: requests.Session | None = None) -> None:
+                 session: requests.Session | None = None, *, max_tokens: int = 1024,
+                 first_token_timeout: float | None = None) -> None:
         self.base_url = base_url.rstrip("/")
         self.api_key = api_key
         self.model = model
         self.timeout = float(timeout)
+        self.max_tokens = int(max_tokens)
+        self.first_token_timeout = first_token_timeout
         self.session = session or pooled_session()
         self.name = f"openai:{model}"
         self.headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
 
-    def chat(self, messages: Messages) -> str:
-        """Send the conversation and return the first choice's text."""
-        endpoint = f"{self.base_url}/chat/completions"
-        data = post_json(self.session, endpoint, {"model": self.model, "messages": messages},
-                         timeout=self.timeout, error=LLMUnavailable, service=_SERVICE,
-                         context=f"model={self.model}", headers=self.headers, kinds=_KINDS)
-        return _content(data, ("choices", 0, "message", "content"), f"POST {endpoint} (model={self.model})")
+    def _where(self) -> str:
+        return f"POST {self.base_url}/chat/completions (model={self.model})"
 
-    def probe(self, timeout: float) -> None:
-        """Check that the server answers with its model list (``/models``); raise LLMUnavailable if not."""
-        _probe(self.session, f"{self.base_url}/models", self.headers, timeout)
+    def models(self, timeout: float) -> set[str]:
+        """Return the ids in the server's model list (``/models``)."""
+        data = llm_http.get_json(self.session, f"{self.base_url}/models", self.headers, timeout)
+        listed = data.get("data") if isinstance(data, dict) else None
+        return {str(m.get("id") or "") for m in listed or [] if isinstance(m, dict)}
 
-    def stream(self, messages: Messages) -> Iterator[str]:
-        """Send the conversation with ``stream: true`` and yield the first choice's deltas."""
-        endpoint = f"{self.base_url}/chat/completions"
-        where = f"POST {endpoint} (model={self.model})"
-        resp = _open_stream(self.session, endpoint, {"model": self.model, "messages": messages, "stream": True},
-                            timeout=self.timeout, context=f"model={self.model}",
-                            headers={**self.headers, "Accept": "text/event-stream"})
-        finished = False
+    def chunks(self, messages: Messages, max_tokens: int | None = None, *, stream: bool = True) -> Iterator[Chunk]:
+        """Yield the first choice's pieces (one when not streaming); the last carries ``finish_reason``."""
+        where, deadline = self._where(), self._deadline(stream)
+        payload = {"model": self.model, "messages": messages, "max_tokens": self._limit(max_tokens), "stream": stream}
+        headers = {**self.headers, "Accept": "text/event-stream"} if stream else self.headers
+        resp = llm_http.open_response(self.session, f"{self.base_url}/chat/completions", payload, deadline,
+                                      where=where, headers=headers)
         try:
-            for event, text in _sse_events(_lines(resp, self.timeout, where)):
-                if text.strip() == "[DONE]":
-                    return
-                data = _json_object(text, where)
-                if event == "error":
-                    raise LLMRefused(f"{_SERVICE} reported an error", f"{where}: {text[:500]}")
-                for choice in (data.get("choices") or [])[:1]:
-                    piece = (choice.get("delta") or {}).get("content")
-                    if isinstance(piece, str) and piece:
-                        yield piece
-                    finished = finished or bool(choice.get("finish_reason"))
-            if not finished:  # some servers omit [DONE] after the final chunk; none omit both
-                raise _truncated(where)
+            if not stream:
+                data = llm_http.read_json(resp, deadline, where)
+                choice = (data.get("choices") or [{}])[0]
+                finish = str(choice.get("finish_reason") or "stop") if isinstance(choice, dict) else "stop"
+                yield Chunk(_content(data, ("choices", 0, "message", "content"), where), str(data.get("model") or ""),
+                            finish)
+                return
+            yield from self._events(resp, deadline, where)
         finally:
-            resp.close()
+            llm_http.release(resp)
+
+    def _events(self, resp: requests.Response, deadline: Deadline, where: str) -> Iterator[Chunk]:
+        finish, done = None, False
+        for event, text in llm_http.sse_events(llm_http.lines(resp, deadline, where)):
+            if text.strip() == "[DONE]":
+                done = True
+                break
+            if event == "error":
+                raise llm_http.reported_error(text, where)
+            data = llm_http.json_object(text, where)
+            for choice in (data.get("choices") or [])[:1]:
+                piece = (choice.get("delta") or {}).get("content")
+                piece = piece if isinstance(piece, str) else ""
+                if piece:
+                    deadline.saw_text()
+                reason = choice.get("finish_reason") or None
+                finish = finish or reason
+                yield Chunk(piece, str(data.get("model") or ""), str(reason) if reason else None)
+        if finish is None:  # some servers omit [DONE] after the final chunk; none omit both
+            raise llm_http.broke_off(where, "[DONE] without a finish reason: the server interrupted the answer"
+                                     if done else "the stream ended without its end marker")
 
 
 class NoLLM:
@@ -272,11 +271,11 @@ class NoLLM:
 
     name = "none"
 
-    def chat(self, messages: Messages) -> str:
+    def chat(self, messages: Messages, max_tokens: int | None = None) -> str:
         """Refuse: there is no model."""
         raise LLMNotConfigured("No language model is configured", "IRISRAG_LLM=none")
 
-    def stream(self, messages: Messages) -> Iterator[str]:
+    def stream(self, messages: Messages, max_tokens: int | None = None) -> Iterator[str]:
         """Refuse: there is no model."""
         yield self.chat(messages)  # a generator, so it raises on the first read as real clients do
 
@@ -293,17 +292,19 @@ class FakeLLM:
         self.delay = delay
         self.fail_after = fail_after
         self.calls: list[Messages] = []
+        self.limits: list[int | None] = []  # the max_tokens of each call
         self.closed = 0
 
-    def chat(self, messages: Messages) -> str:
+    def chat(self, messages: Messages, max_tokens: int | None = None) -> str:
         """Record the messages and return the scripted reply."""
         self.calls.append([dict(m) for m in messages])
+        self.limits.append(max_tokens)
         return self.reply(messages) if callable(self.reply) else self.reply
 
-    def stream(self, messages: Messages) -> Iterator[str]:
+    def stream(self, messages: Messages, max_tokens: int | None = None) -> Iterator[str]:
         """Record the messages and yield the scripted reply word by word."""
         try:
-            for i, piece in enumerate(re.findall(r"\s*\S+|\s+", self.chat(messages))):
+            for i, piece in enumerate(re.findall(r"\s*\S+|\s+", self.chat(messages, max_tokens))):
                 if self.fail_after is not None and i >= self.fail_after:
                     raise LLMUnavailable(f"{_SERVICE} broke off the answer", "fake: fail_after")
                 if self.delay and i:
@@ -313,21 +314,39 @@ class FakeLLM:
             self.closed += 1
 
 
-def build_llm(config: Mapping[str, Any]) -> LLM:
-    """Build the LLM named by config["LLM"]."""
+def _limits(config: Mapping[str, Any]) -> dict[str, Any]:
     def get(key: str) -> Any:
         return config.get(key, DEFAULTS.get(key))
 
-    kind = str(get("LLM") or "").strip().lower()
+    first = float(get("LLM_FIRST_TOKEN_TIMEOUT") or 0)
+    return {"timeout": float(get("LLM_TIMEOUT")), "max_tokens": int(get("LLM_MAX_TOKENS")),
+            "first_token_timeout": first or None}
+
+
+def ollama_client(config: Mapping[str, Any]) -> OllamaLLM:
+    """Build the Ollama client of the settings (URL, model, limits)."""
+    return OllamaLLM(config.get("OLLAMA_URL", DEFAULTS["OLLAMA_URL"]),
+                     config.get("OLLAMA_CHAT_MODEL", DEFAULTS["OLLAMA_CHAT_MODEL"]), **_limits(config))
+
+
+def openai_client(config: Mapping[str, Any]) -> OpenAILLM:
+    """Build the OpenAI-compatible client of the settings (base URL, key, model, limits)."""
+    return OpenAILLM(config.get("OPENAI_BASE_URL", DEFAULTS["OPENAI_BASE_URL"]),
+                     config.get("OPENAI_API_KEY") or "",
+                     config.get("OPENAI_CHAT_MODEL", DEFAULTS["OPENAI_CHAT_MODEL"]), **_limits(config))
+
+
+def build_llm(config: Mapping[str, Any]) -> LLM:
+    """Build the LLM named by config["LLM"]."""
+    kind = str(config.get("LLM", DEFAULTS["LLM"]) or "").strip().lower()
     if kind == "auto":
         from irisrag.llm_auto import AutoLLM
 
         return AutoLLM(config)
     if kind == "ollama":
-        return OllamaLLM(get("OLLAMA_URL"), get("OLLAMA_CHAT_MODEL"), float(get("LLM_TIMEOUT")))
+        return ollama_client(config)
     if kind == "openai":
-        return OpenAILLM(get("OPENAI_BASE_URL"), get("OPENAI_API_KEY") or "", get("OPENAI_CHAT_MODEL"),
-                         float(get("LLM_TIMEOUT")))
+        return openai_client(config)
     if kind == "none":
         return NoLLM()
     if kind == "fake":

@@ -19,10 +19,10 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import requests
-
 from irisrag.config import DEFAULTS
-from irisrag.llm import LLM, Messages, NoLLM, OllamaLLM, OpenAILLM
+from irisrag.errors import LLMUnavailable
+from irisrag.llm import LLM, Messages, NoLLM, OllamaLLM, ollama_client, openai_client
+from irisrag.llm_http import model_listed
 
 log = logging.getLogger(__name__)
 
@@ -48,23 +48,13 @@ class NoModelFound(NoLLM):
         self.reason = reason
 
 
-def _model_listed(data: Any, model: str) -> bool:
-    names = {str(m.get("name") or m.get("model") or "") for m in (data or {}).get("models") or []
-             if isinstance(m, dict)}
-    wanted = model if ":" in model else f"{model}:latest"
-    return model in names or wanted in names
-
-
 def probe_ollama(url: str, model: str, timeout: float = PROBE_TIMEOUT) -> tuple[bool, str]:
     """Return (usable, why): whether Ollama answers ``/api/tags`` and lists the model."""
-    endpoint = f"{url.rstrip('/')}/api/tags"
     try:
-        resp = requests.get(endpoint, timeout=timeout)
-        resp.raise_for_status()
-        data = resp.json()
-    except (requests.RequestException, ValueError) as exc:
-        return False, f"Ollama at {url} did not answer GET /api/tags: {type(exc).__name__}"
-    if not _model_listed(data, model):
+        names = OllamaLLM(url, model).models(timeout)
+    except LLMUnavailable as exc:
+        return False, f"Ollama at {url} did not answer GET /api/tags: {exc.message}"
+    if not model_listed(names, model):
         return False, f"Ollama at {url} answers but does not have the model {model!r} (ollama pull {model})"
     return True, f"Ollama at {url} answers and has the model {model!r}"
 
@@ -118,25 +108,25 @@ class AutoLLM:
 
     def _discover(self) -> tuple[LLM, Discovery]:
         self.probes += 1
-        url, model, timeout = self._get("OLLAMA_URL"), self._get("OLLAMA_CHAT_MODEL"), float(self._get("LLM_TIMEOUT"))
+        url, model = self._get("OLLAMA_URL"), self._get("OLLAMA_CHAT_MODEL")
         usable, why = self.probe(url, model)
         now = self.clock()
         if usable:
-            return OllamaLLM(url, model, timeout), Discovery("ollama", model, why, now)
+            return ollama_client(self.config), Discovery("ollama", model, why, now)
         if "OPENAI_BASE_URL" in (self._get("EXPLICIT_SETTINGS") or ()):
             base, chat_model = self._get("OPENAI_BASE_URL"), self._get("OPENAI_CHAT_MODEL")
-            client = OpenAILLM(base, self._get("OPENAI_API_KEY") or "", chat_model, timeout)
+            client = openai_client(self.config)
             return client, Discovery("openai", chat_model, f"{why}; IRISRAG_OPENAI_BASE_URL is set: {base}", now)
         reason = f"{why}; IRISRAG_OPENAI_BASE_URL is not set: answers are extractive"
         return NoModelFound(reason), Discovery("none", "", reason, now)
 
-    def chat(self, messages: Messages) -> str:
+    def chat(self, messages: Messages, max_tokens: int | None = None) -> str:
         """Ask the model ``auto`` found (``LLMUnavailable`` when there is none)."""
-        return self.resolve().chat(messages)
+        return self.resolve().chat(messages, max_tokens)
 
-    def stream(self, messages: Messages) -> Iterator[str]:
+    def stream(self, messages: Messages, max_tokens: int | None = None) -> Iterator[str]:
         """Stream from the model ``auto`` found."""
-        return self.resolve().stream(messages)
+        return self.resolve().stream(messages, max_tokens)
 
 
 def active(llm: object | None) -> object | None:

@@ -10,6 +10,7 @@ from irisrag.embeddings import FakeEmbedder
 from tests.conftest import make_app
 from tests.services import BETA_SECRET, QUESTION, seed_library
 from tests.support.http_stub import Reply
+from tests.support.llm_servers import ollama_stream
 
 MODEL = "llama-test:7b"
 
@@ -121,12 +122,13 @@ def test_cli_check_embeddings_verifies_the_dimension(tmp_path, database_url, red
 
 
 def test_cli_check_llm_reports_model_and_latency(tmp_path, database_url, redis_url, http_stub, app):
-    http_stub.add("POST", "/api/chat", Reply(json={"message": {"content": "OK"}}), Reply(status=503, body="busy"))
+    http_stub.add("POST", "/api/chat", ollama_stream(["OK"], model=MODEL), Reply(status=503, body="busy"))
     ollama = make_app(tmp_path / "o", database_url, redis_url, LLM="ollama", OLLAMA_URL=http_stub.url,
                       OLLAMA_CHAT_MODEL=MODEL)
     ok = run(ollama, "check-llm")
     assert ok.exit_code == 0, ok.output
-    assert f"ollama:{MODEL}" in ok.output and http_stub.url in ok.output and "OK: answered in" in ok.output
+    assert f"ollama:{MODEL}" in ok.output and http_stub.url in ok.output and "OK: the model replied as asked" in ok.output
+    assert f"server:   model {MODEL}; first word after" in ok.output
     failed = run(ollama, "check-llm")
     assert failed.exit_code == 1 and "HTTP 503" in failed.output
     none = run(app, "check-llm")

@@ -23,7 +23,7 @@ def test_ollama_llm_posts_chat_without_streaming(stub):
     llm = OllamaLLM(stub.url + "/", model="llama3", timeout=5)
     assert llm.chat(MESSAGES) == "X ist Y [1]."
     req = stub.last("POST", "/api/chat")
-    assert req.json == {"model": "llama3", "messages": MESSAGES, "stream": False}
+    assert req.json == {"model": "llama3", "messages": MESSAGES, "stream": False, "options": {"num_predict": 1024}}
     assert llm.name == "ollama:llama3"
     assert isinstance(llm, LLM)
 
@@ -34,7 +34,7 @@ def test_ollama_llm_timeout_is_honoured(stub):
     with pytest.raises(LLMUnavailable) as info:
         OllamaLLM(stub.url, model="llama3", timeout=0.3).chat(MESSAGES)
     assert time.monotonic() - started < 2.0
-    assert info.value.message == "The language model did not answer within 0.3 s"
+    assert info.value.message == "The language model did not finish its answer within 0.3 s"
     assert f"{stub.url}/api/chat" in info.value.detail and "llama3" in info.value.detail
 
 
@@ -71,7 +71,7 @@ def test_openai_llm_posts_completion_with_key(stub):
     assert llm.chat(MESSAGES) == "Antwort"
     req = stub.last()
     assert req.path == "/v1/chat/completions"
-    assert req.json == {"model": "gpt-4o-mini", "messages": MESSAGES}
+    assert req.json == {"model": "gpt-4o-mini", "messages": MESSAGES, "max_tokens": 1024, "stream": False}
     assert req.headers["authorization"] == "Bearer sk-1"
     assert llm.name == "openai:gpt-4o-mini"
 

@@ -8,7 +8,13 @@ import time
 import pytest
 import requests
 
-from irisrag.errors import LLMRefused, LLMTimeout, LLMUnavailable, LLMUnreachable
+from irisrag.errors import (
+    LLMContextTooLong,
+    LLMModelNotFound,
+    LLMTimeout,
+    LLMUnavailable,
+    LLMUnreachable,
+)
 from irisrag.llm import FakeLLM, NoLLM, OllamaLLM, OpenAILLM
 from tests.support.http_stub import HttpStub, Reply, closed_port
 
@@ -80,7 +86,8 @@ def test_ollama_stream_yields_pieces_as_they_arrive(stub):
         pieces.append(piece)
     assert pieces == WORDS
     assert arrivals[0] < 0.15 and arrivals[-1] > 0.5  # the first piece did not wait for the rest
-    assert stub.last("POST", "/api/chat").json == {"model": "llama3", "messages": MESSAGES, "stream": True}
+    assert stub.last("POST", "/api/chat").json == {"model": "llama3", "messages": MESSAGES, "stream": True,
+                                                     "options": {"num_predict": 1024}}
 
 
 def test_ollama_stream_and_chat_agree(stub):
@@ -146,7 +153,7 @@ def test_ollama_stream_stall_is_a_timeout(stub):
     with pytest.raises(LLMUnavailable) as info:
         list(tokens)
     assert time.monotonic() - started < 1.8
-    assert info.value.message == "The language model stopped sending for more than 0.4 s"
+    assert info.value.message == "The language model did not finish its answer within 0.4 s"
     assert isinstance(info.value.__cause__, requests.Timeout)
     assert isinstance(info.value, LLMTimeout)
 
@@ -155,8 +162,8 @@ def test_ollama_stream_http_error_and_unreachable(stub):
     stub.add("POST", "/api/chat", Reply(status=404, json={"error": "model 'llama3' not found"}))
     with pytest.raises(LLMUnavailable) as info:
         list(OllamaLLM(stub.url, timeout=5).stream(MESSAGES))
-    assert info.value.message == "The language model answered with HTTP 404" and "not found" in info.value.detail
-    assert isinstance(info.value, LLMRefused)
+    assert info.value.message == "The language model server does not have the configured model"
+    assert "not found" in info.value.detail and isinstance(info.value, LLMModelNotFound)
     url = f"http://127.0.0.1:{closed_port()}"
     with pytest.raises(LLMUnavailable) as info:
         list(OllamaLLM(url, timeout=2).stream(MESSAGES))
@@ -176,7 +183,7 @@ def test_openai_stream_reads_server_sent_events(stub):
     assert time.monotonic() - started < 0.5
     assert [first, *tokens] == WORDS
     request = stub.last("POST", "/v1/chat/completions")
-    assert request.json == {"model": "gpt-test", "messages": MESSAGES, "stream": True}
+    assert request.json == {"model": "gpt-test", "messages": MESSAGES, "max_tokens": 1024, "stream": True}
     assert request.headers["authorization"] == "Bearer sk-test"
     assert request.headers["accept"] == "text/event-stream"
 
@@ -210,8 +217,8 @@ def test_openai_error_event_mid_stream_raises_after_the_partial_answer(stub):
         for piece in OpenAILLM(stub.url, "", "m", timeout=5).stream(MESSAGES):
             received.append(piece)
     assert received == ["X ", "ist "]
-    assert info.value.message == "The language model reported an error"
-    assert "context length exceeded" in info.value.detail
+    assert info.value.message == "The language model refused the question: the passages do not fit its context window"
+    assert "context length exceeded" in info.value.detail and isinstance(info.value, LLMContextTooLong)
 
 
 def test_openai_stream_cut_off_before_done_is_an_error(stub):

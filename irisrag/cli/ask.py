@@ -5,18 +5,20 @@ import json
 import statistics
 import time
 from collections.abc import Sequence
+from dataclasses import asdict
 
 import click
 
 from irisrag import components
 from irisrag.cli import command
+from irisrag.errors import LLMUnavailable
 from irisrag.i18n import english_stored
 from irisrag.llm import NoLLM
 from irisrag.llm_auto import AutoLLM
 from irisrag.models import Area, User
 from irisrag.rag.answer import to_terminal
 from irisrag.services import admin as admin_service
-from irisrag.services import asking
+from irisrag.services import asking, llm_check
 from irisrag.vectorstore import table_name
 
 _AREA_HELP = "Area name (repeatable); default: all areas the user may query."
@@ -42,6 +44,11 @@ def result_json(result: asking.AskResult) -> dict:
         "context": [{"document_id": c.document_id, "chunk_index": c.chunk_index, "score": c.score}
                     for c in result.context],
         "timings": {stage: round(seconds, 6) for stage, seconds in result.timings.items()},
+        "status": result.status,
+        "incomplete": result.status == asking.INCOMPLETE,
+        "citations": [asdict(c) for c in result.citations],
+        "invalid_citations": list(result.invalid_citations),
+        "unsupported": [{"sentence": u.sentence, "number": u.number} for u in result.unsupported],
     }
 
 
@@ -193,7 +200,14 @@ def check_llm() -> None:
         raise click.ClickException("No language model is configured (IRISRAG_LLM=none); answers are extractive.")
     click.echo(f"model:    {llm.name}")
     click.echo(f"endpoint: {_endpoint(llm)}")
-    start = time.perf_counter()
-    reply = llm.chat([{"role": "user", "content": "Reply with the single word OK."}])
-    elapsed = time.perf_counter() - start
-    click.echo(f"OK: answered in {elapsed:.2f} s: {to_terminal(str(reply))[:200]}")
+    try:
+        found = llm_check.check(llm)
+    except LLMUnavailable as exc:
+        raise click.ClickException(f"{exc.message} ({exc.detail})" if exc.detail else exc.message) from exc
+    first = f"{found.first_token:.2f} s" if found.first_token is not None else "no text"
+    click.echo(f"server:   model {found.model or '(not named)'}; first word after {first}, "
+               f"all in {found.total:.2f} s")
+    click.echo(f"reply:    {to_terminal(found.reply)[:200]!r}")
+    if not found.ok:
+        raise click.ClickException(f"The model did not reply as asked ({llm_check.PROMPT!r}).")
+    click.echo("OK: the model replied as asked.")

@@ -12,12 +12,14 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from html import unescape
 from typing import TYPE_CHECKING, Any, Protocol
 
 import nh3
 from markdown_it import MarkdownIt
+from markdown_it.token import Token as Token_
 
 from irisrag.errors import LLMNotConfigured, LLMUnavailable
 from irisrag.rag import extractive
@@ -26,13 +28,14 @@ from irisrag.rag.extractive import Embedder
 from irisrag.rag.followup import PreviousTurn, plain_answer
 
 if TYPE_CHECKING:
-    from irisrag.rag.retrieve import Context, ContextChunk
+    from irisrag.rag.retrieve import Context
 
 log = logging.getLogger(__name__)
 
 SYSTEM_PROMPT = """You answer questions about an organisation's documents.
 Use only the numbered context passages in the user's message; do not use outside knowledge.
 Cite the passages you use with their numbers in square brackets, e.g. [1] or [2][3].
+Refer to passages only by these numbers; do not repeat the word "Context" or other labels of this message.
 If the context does not contain the answer, say so plainly instead of guessing.
 Answer in the language of the question, concisely, in Markdown."""
 
@@ -41,7 +44,7 @@ NO_LLM_MESSAGE = "No language model is available, so here are the passages that 
 
 
 class ChatModel(Protocol):
-    def chat(self, messages: list[dict[str, str]]) -> Any: ...
+    def chat(self, messages: list[dict[str, str]], max_tokens: int | None = None) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -70,15 +73,17 @@ class Answer:
     interrupted: bool = False
 
 
-def _label(chunk: ContextChunk) -> str:
-    hit = chunk.hit
-    page = f", page {hit.page}" if hit.page is not None else ""
-    return f"[{chunk.position}] (document {hit.document_id}, chunk {hit.chunk_index}{page})"
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
+def passage_text(text: str) -> str:
+    """Return a passage as clean text for the model: Markdown escapes (``SLAPD\\_CONF``) removed."""
+    return _ESCAPE.sub(r"\1", text).strip()
 
 
 def format_context(context: Context) -> str:
-    """Render the context chunks as numbered passages for the prompt."""
-    return "\n\n".join(f"{_label(c)}\n{c.hit.text.strip()}" for c in context.chunks)
+    """Render the context chunks as passages labelled only by their citation number."""
+    return "\n\n".join(f"[{c.position}]\n{passage_text(c.hit.text)}" for c in context.chunks)
 
 
 def build_messages(question: str, context: Context,
@@ -163,7 +168,8 @@ def answer_events(question: str, context: Context, llm: ChatModel | None, *,
             yield Token(piece, "".join(parts))
     except Exception as exc:  # never let an answer crash the page; keep the cause
         timings["llm"] = time.perf_counter() - start
-        yield _failed(context, name, "".join(parts).strip(), exc, timings, hashes, embedder)
+        partial = "".join(parts).strip() or str(getattr(exc, "partial", "") or "").strip()  # cut off in one piece
+        yield _failed(context, name, partial, exc, timings, hashes, embedder)
         return
     finally:
         _close(tokens)
@@ -228,13 +234,68 @@ _TAGS = {
 }
 
 
-def to_html(markdown_text: str) -> str:
-    """Render model Markdown to sanitised HTML (allowlisted tags, http(s) links only)."""
-    html = _MARKDOWN.render(markdown_text or "")
+def to_html(markdown_text: str, links: Collection[str] = ()) -> str:
+    """Render model Markdown to sanitised HTML (allowlisted tags, http(s) links only).
+
+    A link stays a link only when its URL is in ``links`` (the URLs of the context passages):
+    a URL the model made up is shown as text, never as something to click.
+    """
+    allowed = frozenset(links)
+    tokens = _MARKDOWN.parse(markdown_text or "")
+    for token in tokens:
+        if token.type == "inline" and token.children:
+            token.children = _unlinked(token.children, allowed)
+    html = _MARKDOWN.renderer.render(tokens, _MARKDOWN.options, {})
     return nh3.clean(
         html, tags=_TAGS, attributes={"a": {"href"}}, url_schemes={"http", "https"},
         link_rel="noopener noreferrer", strip_comments=True,
+        attribute_filter=lambda tag, name, value: None if name == "href" and not _allowed(value, allowed) else value,
     )
+
+
+def _allowed(href: str, allowed: frozenset[str]) -> bool:
+    return href.startswith("#") or unescape(href) in allowed
+
+
+def _unlinked(children: list[Token_], allowed: frozenset[str]) -> list[Token_]:
+    """Replace the links to URLs not in ``allowed`` by their text, followed by the URL as text."""
+    out: list[Token_] = []
+    stack: list[tuple[bool, str, int]] = []
+    for child in children:
+        if child.type == "link_open":
+            href = str(child.attrGet("href") or "")
+            keep = _allowed(href, allowed)
+            stack.append((keep, href, len(out)))
+            if keep:
+                out.append(child)
+        elif child.type == "link_close" and stack:
+            keep, href, began = stack.pop()
+            label = "".join(c.content for c in out[began:] if c.type in ("text", "code_inline"))
+            if keep:
+                out.append(child)
+            elif label.strip() != href and href:
+                out.append(_text(f" ({href})"))
+        else:
+            out.append(child)
+    return out
+
+
+def _text(content: str) -> Token_:
+    token = Token_("text", "", 0)
+    token.content = content
+    return token
+
+
+def urls_in(texts: Iterable[str]) -> frozenset[str]:
+    """Return the http(s) URLs that occur in the texts (links to these may stay links in an answer)."""
+    found = set()
+    for text in texts:
+        for url in _URL.findall(text or ""):
+            found.update({url, url.rstrip(".,;:!?)]}'\""), passage_text(url)})
+    return frozenset(found)
+
+
+_URL = re.compile(r"https?://[^\s<>\"'`]+")
 
 
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]")

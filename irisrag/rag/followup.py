@@ -9,8 +9,9 @@ No previous turns
 A language model is available (rule ``rewritten``)
     one short model call rewrites the question into a standalone question from the last
     ``REWRITE_TURNS`` turns (each answer cut to ``REWRITE_ANSWER_CHARS``). The reply is read as
-    a stream and cut off at its first line break or ``REWRITE_MAX_CHARS`` characters (about 100
-    tokens: the stream is closed there, so the model stops writing); the call has
+    a stream, asked for at most ``REWRITE_MAX_TOKENS`` tokens, and cut off at its first line
+    break or ``REWRITE_MAX_CHARS`` characters (the stream is closed there, so the model stops
+    writing); the call has
     ``FOLLOWUP_REWRITE_SECONDS`` seconds (run on a pool of four threads; a call past its time
     is left to end on the client's own timeout, its stream closed at the next piece). It is
     timed as the stage ``rewrite``. Its text is the
@@ -54,6 +55,7 @@ MAX_KEY_TERMS = 8
 REWRITE_TURNS = 3
 REWRITE_ANSWER_CHARS = 600
 REWRITE_MAX_CHARS = 300
+REWRITE_MAX_TOKENS = 96  # the model's own bound on the rewrite (a question is far shorter)
 REWRITE_PROMPT = (
     "You rewrite the user's last message into one standalone search question that can be "
     "understood without the conversation: replace pronouns and ellipses by what they refer to. "
@@ -179,8 +181,8 @@ def _rewrite_text(llm: object, messages: list[dict[str, str]], stop: threading.E
 
 def _pieces(llm: object, messages: list[dict[str, str]]) -> Iterator[str]:
     if callable(getattr(llm, "stream", None)):
-        return iter(llm.stream(messages))  # type: ignore[attr-defined]
-    return iter([str(llm.chat(messages))])  # type: ignore[attr-defined]
+        return iter(llm.stream(messages, max_tokens=REWRITE_MAX_TOKENS))  # type: ignore[attr-defined]
+    return iter([str(llm.chat(messages, max_tokens=REWRITE_MAX_TOKENS))])  # type: ignore[attr-defined]
 
 
 def clean_rewrite(reply: str) -> str:

@@ -28,6 +28,7 @@ from irisrag.vectorstore import Hit
 log = logging.getLogger(__name__)
 
 KINDS = ("none", "embedder", "llm")
+JUDGE_MAX_TOKENS = 64  # a list of passage numbers
 PASSAGE_CHARS = 600  # of each chunk shown to the LLM judge (chunks are at most 700)
 
 JUDGE_PROMPT = (
@@ -111,7 +112,7 @@ class LLMReranker:
         if len(head) < 2:
             return list(hits)
         try:
-            reply = self.llm.chat(self.messages(question, head))
+            reply = self.llm.chat(self.messages(question, head), max_tokens=JUDGE_MAX_TOKENS)
         except Exception as exc:
             log.warning("event=rerank_failed reranker=%s error=%s", self.name, exc)
             return list(hits)

@@ -12,10 +12,19 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from irisrag.errors import LLMNotConfigured, LLMRefused, LLMTimeout, LLMUnreachable
+from irisrag.errors import (
+    LLMBrokeOff,
+    LLMContextTooLong,
+    LLMCutOff,
+    LLMModelNotFound,
+    LLMNotConfigured,
+    LLMRefused,
+    LLMTimeout,
+    LLMUnreachable,
+)
 from irisrag.i18n import N_
 from irisrag.rag import citations, extractive
-from irisrag.rag.answer import Answer, to_html
+from irisrag.rag.answer import Answer, to_html, urls_in
 from irisrag.rag.retrieve import Context, RetrievalSettings
 from irisrag.services import history
 from irisrag.services.answer_views import (
@@ -43,8 +52,36 @@ LLM_TIMEOUT = N_("The language model did not answer in time.")
 LLM_UNREACHABLE = N_("The language model could not be reached.")
 LLM_FAILED = N_("The language model reported an error.")
 LLM_CONTEXT_TOO_LONG = N_("The language model refused the question: the passages did not fit its context window.")
+LLM_MODEL_NOT_FOUND = N_("The language model server does not have the configured model.")
+LLM_BROKE_OFF = N_("The language model broke off its answer.")
+LLM_EMPTY = N_("The language model sent an empty answer.")
+LLM_CUT_OFF = N_("The answer was cut off at the length limit.")
+LLM_TIMEOUT_MIDWAY = N_("The language model did not finish its answer in time.")
+# The notice of an extractive fallback names its cause too (it may be shown without the error).
+FALLBACK_TIMEOUT = N_("The language model did not answer in time, so this answer was assembled from the documents.")
+FALLBACK_UNREACHABLE = N_("The language model could not be reached, so this answer was assembled from the documents.")
+FALLBACK_FAILED = N_("The language model reported an error, so this answer was assembled from the documents.")
+FALLBACK_CONTEXT_TOO_LONG = N_("The passages did not fit the language model's context window, so this answer was "
+                               "assembled from the documents.")
+FALLBACK_MODEL_NOT_FOUND = N_("The language model server does not have the configured model, so this answer was "
+                              "assembled from the documents.")
+FALLBACK_BROKE_OFF = N_("The language model broke off its answer, so this answer was assembled from the documents.")
+FALLBACK_EMPTY = N_("The language model sent an empty answer, so this answer was assembled from the documents.")
+FALLBACK_CUT_OFF = N_("The language model reached its length limit before writing anything, so this answer was "
+                      "assembled from the documents.")
 _CONTEXT_REFUSAL = re.compile(r"context[ _-]?(?:length|window|size)|too many tokens|maximum context|n_ctx|exceeds",
                               re.IGNORECASE)
+# (error type, message, notice of the fallback): the first that matches names the cause
+_CAUSES = (
+    (LLMContextTooLong, LLM_CONTEXT_TOO_LONG, FALLBACK_CONTEXT_TOO_LONG),
+    (LLMModelNotFound, LLM_MODEL_NOT_FOUND, FALLBACK_MODEL_NOT_FOUND),
+    (LLMCutOff, LLM_CUT_OFF, FALLBACK_CUT_OFF),
+    (LLMTimeout, LLM_TIMEOUT, FALLBACK_TIMEOUT),
+    (LLMBrokeOff, LLM_BROKE_OFF, FALLBACK_BROKE_OFF),
+    (LLMUnreachable, LLM_UNREACHABLE, FALLBACK_UNREACHABLE),
+)
+_NOTICES = {message: notice for _, message, notice in _CAUSES} | {LLM_FAILED: FALLBACK_FAILED,
+                                                                  LLM_EMPTY: FALLBACK_EMPTY}
 SEARCH_FAILED = N_("The document search is not available at the moment. Please try again later.")
 LLM_INTERRUPTED = N_("The language model stopped before the answer was complete.")
 ANSWER_STOPPED = N_("The answer was stopped before it was complete.")
@@ -67,7 +104,7 @@ def finish(user_id: int, found: Retrieved, reply: Answer, asked: bool, settings:
     elif not context.chunks:
         status, notice, body = NO_CONTEXT_FOUND, NO_CONTEXT, ""
     elif reply.extractive:
-        status, notice, body = EXTRACTIVE, NO_LLM if error else ASSEMBLED, reply.text
+        status, notice, body = EXTRACTIVE, _NOTICES.get(error, NO_LLM) if error else ASSEMBLED, reply.text
     else:
         status, notice, body = ANSWERED, None, reply.text
     # The model's answer was checked by answer_events; the extractive passages are checked as shown.
@@ -96,21 +133,30 @@ def llm_problem(reply: Answer, asked: bool) -> tuple[str | None, str | None]:
     if isinstance(exc, LLMNotConfigured):
         return None, None  # none configured or found: the extractive answer is the plan, not a failure
     if exc is None:
-        return LLM_FAILED, f"{reply.llm}: the model sent an empty answer"
+        return LLM_EMPTY, f"{reply.llm}: the model sent an empty answer"
     parts = [getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}", getattr(exc, "detail", None)]
     detail = f"{reply.llm}: " + ": ".join(filter(None, parts))
-    if isinstance(exc, LLMTimeout):
-        return LLM_TIMEOUT, detail
-    if isinstance(exc, LLMUnreachable):
-        return LLM_UNREACHABLE, detail
+    for kind, message, _ in _CAUSES:
+        if isinstance(exc, kind):
+            return message, detail
     if isinstance(exc, LLMRefused) and _CONTEXT_REFUSAL.search(detail):
         return LLM_CONTEXT_TOO_LONG, detail
     return LLM_FAILED, detail
 
 
+def interruption(reply: Answer) -> str:
+    """Return the message id of an answer the model ended early: cut off at the length limit, late, or broken off."""
+    if isinstance(reply.failure, LLMCutOff):
+        return LLM_CUT_OFF
+    if isinstance(reply.failure, LLMTimeout):
+        return LLM_TIMEOUT_MIDWAY
+    return LLM_INTERRUPTED
+
+
 def _html(checked: citations.CheckedAnswer, context: Context, status: str) -> str:
     """Render the checked answer; an extractive one with the question's terms highlighted."""
-    html = citations.linked_html(checked, to_html)
+    links = urls_in(c.hit.text for c in context.chunks)  # a URL the model made up stays text
+    html = citations.linked_html(checked, lambda markdown: to_html(markdown, links))
     return extractive.highlighter(context.terms)(html) if status == EXTRACTIVE else html
 
 

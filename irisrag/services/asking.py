@@ -64,6 +64,7 @@ from irisrag.services.answer_outcome import (  # noqa: F401 - the message ids ar
     NO_SOURCES,
     SEARCH_FAILED,
     finish,
+    interruption,
     retrieval_detail,
 )
 from irisrag.services.answer_views import (  # noqa: F401 - AskResult, statuses, PassageView re-exported
@@ -336,7 +337,8 @@ def _answered(user_id: int, found: Retrieved, llm: object | None, *, record: boo
     found = fitted(found, llm)
     reply = answer(found.question, found.context, llm, hashes=found.hashes,  # type: ignore[arg-type]
                    embedder=components.get().embedder, previous=found.previous)
-    return _finish(user_id, found, reply, llm is not None, record=record)
+    cut = interruption(reply) if reply.interrupted else None  # e.g. cut off at the length limit
+    return _finish(user_id, found, reply, llm is not None, record=record, interrupted=cut)
 
 
 def _finish(user_id: int, found: Retrieved, reply: Answer, asked: bool, *, record: bool,
@@ -374,8 +376,8 @@ def _events(user_id: int, found: Retrieved, llm: object | None, *, record: bool)
 
 def _final_event(user_id: int, found: Retrieved, reply: Answer, asked: bool, *, record: bool) -> Done | Error:
     if reply.interrupted:
-        result = _finish(user_id, found, reply, asked, record=record, interrupted=LLM_INTERRUPTED)
-        return Error(LLM_INTERRUPTED, reply.text, result)
+        message = interruption(reply)  # cut off at the length limit, too late, or broken off
+        return Error(message, reply.text, _finish(user_id, found, reply, asked, record=record, interrupted=message))
     return Done(_finish(user_id, found, reply, asked, record=record))
 
 

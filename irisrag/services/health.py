@@ -3,9 +3,12 @@
 The database (its document table is read), Redis and LanceDB (its chunks are counted against
 the document records: far fewer means the store lost data) are always checked. ``deep`` adds
 the embedder (embeds a probe text) and the language model: its client's ``probe``, a cheap GET
-of its model list (Ollama ``/api/tags``, OpenAI-compatible ``/models``), never a generation. The LLM is not ``required``: without it
-answers fall back to the best passages, so an unreachable LLM is reported but leaves the
-service ready.
+of its model list (Ollama ``/api/tags``, OpenAI-compatible ``/models``) within LLM_PROBE_TIMEOUT,
+never a generation, which must list the configured model. Each check has a ``state``: ``up``,
+``down``, or for the model ``busy`` (it accepted the connection but did not answer in time:
+a server busy generating, not a dead one) and ``missing`` (the model is not listed). The LLM is
+not ``required``: without it answers fall back to the best passages, so a model that is down
+is reported but leaves the service ready.
 """
 from __future__ import annotations
 
@@ -13,8 +16,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from irisrag import components
-from irisrag.errors import LLMUnavailable
+from irisrag import components, llm_auto
+from irisrag.errors import LLMModelNotFound, LLMTimeout, LLMUnavailable
 from irisrag.extensions import db
 
 
@@ -25,6 +28,7 @@ class Check:
     detail: str
     seconds: float
     required: bool = True
+    state: str = ""  # up, down; for the model also busy or missing
 
 
 LLM_PROBE_TIMEOUT = 3.0
@@ -36,11 +40,10 @@ MIN_STORED_SHARE = 0.5
 def _timed(name: str, probe: Callable[[], str], *, required: bool = True) -> Check:
     began = time.perf_counter()
     try:
-        detail = probe()
-        ok = True
+        detail, ok, state = probe(), True, "up"
     except Exception as exc:  # a readiness probe reports every failure, it never raises
-        detail, ok = f"{type(exc).__name__}: {exc}", False
-    return Check(name, ok, detail, round(time.perf_counter() - began, 4), required)
+        detail, ok, state = f"{type(exc).__name__}: {exc}", False, _STATES.get(type(exc).__name__, "down")
+    return Check(name, ok, detail, round(time.perf_counter() - began, 4), required, state)
 
 
 def _database() -> str:
@@ -100,13 +103,29 @@ def _embedder() -> str:
     return embedder.key
 
 
+class ModelBusy(RuntimeError):
+    """The model's server accepted the connection but did not answer in time."""
+
+
+class ModelMissing(RuntimeError):
+    """The model's server answers but does not list the configured model."""
+
+
+_STATES = {"ModelBusy": "busy", "ModelMissing": "missing"}
+
+
 def _llm() -> str:
     # The client's message leaves the URL out: /readyz answers without a login.
+    llm = llm_auto.active(components.get().llm)
     try:
-        components.get().llm.probe(LLM_PROBE_TIMEOUT)
+        llm.probe(LLM_PROBE_TIMEOUT)  # type: ignore[union-attr]
+    except LLMTimeout as exc:
+        raise ModelBusy(exc.message) from None
+    except LLMModelNotFound as exc:
+        raise ModelMissing(exc.message) from None
     except LLMUnavailable as exc:
         raise RuntimeError(exc.message) from None
-    return f"{components.get().config['LLM']} answers"
+    return f"{components.get().config['LLM']}: {getattr(llm, 'model', '')} is listed"
 
 
 def ready(checks: list[Check]) -> bool:
@@ -119,6 +138,6 @@ def readiness(*, deep: bool = False) -> list[Check]:
     checks = [_timed("database", _database), _timed("redis", _redis), _timed("lancedb", _lancedb)]
     if deep:
         checks.append(_timed("embedder", _embedder))
-        if callable(getattr(components.get().llm, "probe", None)):  # no model: answers are extractive by design
+        if callable(getattr(llm_auto.active(components.get().llm), "probe", None)):  # none: extractive by design
             checks.append(_timed("llm", _llm, required=False))
     return checks

@@ -120,12 +120,12 @@ def _staged(app, document_id: int) -> Path:
 # --- readiness deep checks ------------------------------------------------------------------
 
 def test_readyz_deep_checks_a_configured_llm_without_generating(tmp_path, database_url, redis_url, http_stub):
-    http_stub.add("GET", "/api/tags", Reply(json={"models": []}))
+    http_stub.add("GET", "/api/tags", Reply(json={"models": [{"name": "llama3:latest"}]}))
     app = make_app(tmp_path, database_url, redis_url, LLM="ollama", OLLAMA_URL=http_stub.url)
     resp = app.test_client().get("/readyz?deep=1")
     assert resp.status_code == 200, resp.json
     llm = next(c for c in resp.json["checks"] if c["name"] == "llm")
-    assert llm["ok"] and llm["required"] is False
+    assert llm["ok"] and llm["required"] is False and llm["state"] == "up"
     assert [r.path for r in http_stub.requests] == ["/api/tags"]  # a model list, never a chat
     assert "llm" not in {c["name"] for c in app.test_client().get("/readyz").json["checks"]}  # deep only
 

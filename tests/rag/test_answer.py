@@ -8,6 +8,7 @@ from irisrag.rag.answer import (
     build_messages,
     to_html,
     to_terminal,
+    urls_in,
 )
 from irisrag.rag.lexical import LexicalMatch
 from irisrag.rag.retrieve import Context, ContextChunk
@@ -30,7 +31,7 @@ class RecordingLLM:
     def __init__(self, reply="Über otel.yaml [1].", error: Exception | None = None) -> None:
         self.reply, self.error, self.calls = reply, error, []
 
-    def chat(self, messages):
+    def chat(self, messages, max_tokens=None):
         self.calls.append(messages)
         if self.error:
             raise self.error
@@ -42,8 +43,8 @@ def test_answer_prompt_has_system_prompt_numbered_context_and_question():
     assert messages[0] == {"role": "system", "content": SYSTEM_PROMPT}
     user = messages[1]["content"]
     assert messages[1]["role"] == "user"
-    assert "[1] (document 7, chunk 2, page 3)\nErster Text." in user
-    assert "[2] (document 7, chunk 3)\nZweiter Text." in user
+    assert "[1]\nErster Text." in user and "(document" not in user
+    assert "[2]\nZweiter Text." in user
     assert user.rstrip().endswith(f"Question: {QUESTION}")
     assert "[n]" not in SYSTEM_PROMPT and "language of the question" in SYSTEM_PROMPT
 
@@ -77,7 +78,8 @@ def test_answer_unexpected_error_and_no_llm_never_raise():
 
 def test_answer_to_html_makes_markup_inert_and_keeps_formatting():
     html = to_html("**wichtig** <script>alert(1)</script> <img src=x onerror=alert(1)>\n\n"
-                   "[bad](javascript:alert(1)) [good](https://example.org)\n\n- eins\n- zwei")
+                   "[bad](javascript:alert(1)) [good](https://example.org)\n\n- eins\n- zwei",
+                   links={"https://example.org"})
     assert "<script" not in html and "onerror" not in html and "<img" not in html
     assert 'href="javascript' not in html
     assert "<strong>wichtig</strong>" in html
@@ -89,3 +91,16 @@ def test_answer_to_terminal_strips_markup_and_escapes():
     text = to_terminal("# Titel\n\n**fett** und *kursiv* \x1b[31mrot\x1b[0m\x07\r\n* eins [1]\n- zwei\n`code`")
     assert text == "Titel\n\nfett und kursiv rot\n- eins [1]\n- zwei\ncode"
     assert "\x1b" not in to_terminal("\x1b]0;title\x07ok")
+
+
+def test_answer_links_stay_links_only_for_urls_of_the_passages():
+    html = to_html("[Handbuch](https://evil.example/a) <https://evil.example/b> [ok](https://docs.example.org/x) "
+                   '<a href="https://evil.example/c">roh</a>', urls_in(["Siehe https://docs.example.org/x."]))
+    assert "evil.example/a\"" not in html and "Handbuch (https://evil.example/a)" in html
+    assert 'href="https://evil.example' not in html and "https://evil.example/b" in html
+    assert '<a href="https://docs.example.org/x" rel="noopener noreferrer">ok</a>' in html
+
+
+def test_answer_passages_reach_the_model_without_markdown_escapes():
+    user = build_messages(QUESTION, make_context(r"Setze SLAPD\_CONF auf \*.conf \[alt\]."))[1]["content"]
+    assert "Setze SLAPD_CONF auf *.conf [alt]." in user

@@ -135,7 +135,8 @@ def test_citations_linked_html_links_each_number_and_marks_flags():
 def test_citations_linked_html_stays_sanitised_and_skips_code_and_links():
     checked = check('Siehe <img src=x onerror="alert(1)"> [1] und `a[1]` und [Link [1]](https://x.example/).',
                     chunks())
-    html = linked_html(checked, to_html, href=lambda n: f"#q5-cite-{n}", note_id="q5-note")
+    html = linked_html(checked, lambda md: to_html(md, {"https://x.example/"}), href=lambda n: f"#q5-cite-{n}",
+                       note_id="q5-note")
     assert "onerror" not in html and "<img" not in html
     assert '<a class="cite unsupported" href="#q5-cite-1" aria-describedby="q5-note">1</a>' in html
     assert "<code>a[1]</code>" in html
@@ -147,7 +148,7 @@ def test_citations_answer_checks_the_model_text():
     class Model:
         name = "fake"
 
-        def chat(self, messages):
+        def chat(self, messages, max_tokens=None):
             return "Die Datei ist otel.yaml [1][4]."
 
     context = Context("Wie?", (1,), chunks(), (), (), {})

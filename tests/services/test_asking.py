@@ -121,7 +121,8 @@ def test_questions_llm_answer_is_rendered_and_sanitised(library, ctx):
     assert "<strong>otel.yaml</strong>" in result.answer_html
     assert "onerror" not in result.answer_html and "<img" not in result.answer_html
     prompt = llm.calls[0][1]["content"]
-    assert f"[1] (document {library.alpha_doc}, chunk 0)" in prompt and QUESTION in prompt
+    assert "[1]\nOpenTelemetry wird" in prompt and QUESTION in prompt
+    assert "(document" not in prompt and "chunk" not in prompt  # labelled by the citation number only
     assert BETA_SECRET not in prompt
     assert [(c.position, c.document_id) for c in result.context] == [(1, library.alpha_doc)]
 

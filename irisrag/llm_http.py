@@ -1,0 +1,242 @@
+"""The HTTP side of the LLM clients: deadlines, reading a reply as it arrives, naming what went wrong.
+
+A ``Deadline`` bounds one request from its start: ``total`` seconds for the whole reply and,
+for streams, ``first_token`` seconds until the first piece of text. Before every read the
+socket's timeout is set to what is left, so nothing the server sends (headers at once,
+keep-alive comments every few seconds, an endless answer) stretches a request past its
+deadline; when it passes, the response is closed, which tells the server to stop.
+
+Errors are typed (``irisrag.errors``): ``LLMTimeout`` (a deadline passed), ``LLMUnreachable``
+(no connection), ``LLMBrokeOff`` (the reply ended without a proper finish),
+``LLMContextTooLong`` / ``LLMModelNotFound`` / ``LLMRefused`` (the server said no), and a
+plain ``LLMUnavailable`` for a malformed reply. Every detail names the URL and the model.
+"""
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import socket
+import time
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import requests
+import urllib3.exceptions
+
+from irisrag.errors import (
+    LLMBrokeOff,
+    LLMContextTooLong,
+    LLMModelNotFound,
+    LLMRefused,
+    LLMTimeout,
+    LLMUnavailable,
+    LLMUnreachable,
+)
+
+SERVICE = "The language model"
+CONNECT_TIMEOUT = 10.0
+_CONTEXT_REFUSAL = re.compile(r"context[ _-]?(?:length|window|size)|too many tokens|maximum context|n_ctx"
+                              r"|exceeds? (?:the )?(?:context|max)", re.IGNORECASE)
+_MISSING_MODEL = re.compile(r"model.*(?:not found|does not exist|not exist)|model_not_found|try pulling",
+                            re.IGNORECASE)
+
+
+class Deadline:
+    """A request's limits, counted from its start: ``total`` for the reply, ``first_token`` for its first text."""
+
+    def __init__(self, total: float, first_token: float | None = None) -> None:
+        self.started = time.monotonic()
+        self.total = float(total)
+        self.first_token = float(first_token) if first_token else None
+        self.first_seen: float | None = None
+
+    def saw_text(self) -> None:
+        """Note that text arrived: from now on only the total limit counts."""
+        if self.first_seen is None:
+            self.first_seen = time.monotonic() - self.started
+
+    def left(self) -> tuple[float, str]:
+        """Return the seconds left and the message of the limit that ends first."""
+        elapsed = time.monotonic() - self.started
+        left, message = self.total - elapsed, f"{SERVICE} did not finish its answer within {self.total:g} s"
+        if self.first_token is not None and self.first_seen is None and self.first_token - elapsed < left:
+            left = self.first_token - elapsed
+            message = f"{SERVICE} did not send its first word within {self.first_token:g} s"
+        return left, message
+
+    def expired(self, where: str) -> LLMTimeout:
+        """Return the timeout error of the limit that ended first."""
+        _, message = self.left()
+        return LLMTimeout(message, f"{where}: deadline passed after {time.monotonic() - self.started:.1f} s")
+
+
+def refusal(status: int, text: str, where: str) -> LLMRefused:
+    """Return the error of an HTTP error status, named by what the server said (context, model, other)."""
+    detail = f"{where}: HTTP {status}: {text[:500]}"
+    if _CONTEXT_REFUSAL.search(text):
+        return LLMContextTooLong(f"{SERVICE} refused the question: the passages do not fit its context window",
+                                 detail)
+    if status == 404 and _MISSING_MODEL.search(text):
+        return LLMModelNotFound(f"{SERVICE} server does not have the configured model", detail)
+    return LLMRefused(f"{SERVICE} answered with HTTP {status}", detail)
+
+
+def open_response(session: requests.Session, url: str, payload: dict[str, Any], deadline: Deadline, *,
+                  where: str, headers: Mapping[str, str] | None = None) -> requests.Response:
+    """POST JSON and return the response with its body unread; failures are typed LLMUnavailable errors."""
+    left, _ = deadline.left()
+    try:
+        resp = session.post(url, json=payload, headers=dict(headers or {}), stream=True,
+                            timeout=(min(CONNECT_TIMEOUT, max(left, 0.01)), max(left, 0.01)))
+    except requests.ConnectTimeout as exc:
+        base = "/".join(url.split("/", 3)[:3])
+        raise LLMUnreachable(f"{SERVICE} at {base} could not be reached", f"{where}: {exc}") from exc
+    except requests.Timeout as exc:
+        raise deadline.expired(where) from exc
+    except requests.RequestException as exc:
+        base = "/".join(url.split("/", 3)[:3])
+        raise LLMUnreachable(f"{SERVICE} at {base} could not be reached", f"{where}: {exc}") from exc
+    if resp.status_code >= 400:
+        try:
+            text = resp.raw.read(2000, decode_content=True).decode("utf-8", "replace")
+        except Exception:  # the status is the news; the body is a courtesy
+            text = ""
+        resp.close()
+        raise refusal(resp.status_code, text, where)
+    return resp
+
+
+def _socket(resp: requests.Response) -> socket.socket | None:
+    """Return the response's socket (to bound each read), or None where urllib3 hides it."""
+    connection = getattr(resp.raw, "_connection", None)
+    sock = getattr(connection, "sock", None)
+    if sock is None:
+        fp = getattr(getattr(resp.raw, "_fp", None), "fp", None)
+        sock = getattr(getattr(fp, "raw", None), "_sock", None)
+    return sock if isinstance(sock, socket.socket) else None
+
+
+def _read(resp: requests.Response, deadline: Deadline, where: str) -> bytes:
+    """Read whatever has arrived, waiting at most until the deadline."""
+    left, _ = deadline.left()
+    if left <= 0:
+        raise deadline.expired(where)
+    sock = _socket(resp)
+    if sock is not None:
+        sock.settimeout(left)
+    try:
+        return resp.raw.read1(65536)
+    except (urllib3.exceptions.ReadTimeoutError, TimeoutError) as exc:
+        raise deadline.expired(where) from requests.ReadTimeout(str(exc))
+    except (urllib3.exceptions.HTTPError, http.client.HTTPException, OSError) as exc:
+        error = LLMBrokeOff(f"{SERVICE} broke off the answer",
+                            f"{where}: the stream broke off: {type(exc).__name__}: {exc}")
+        raise error from requests.ConnectionError(str(exc))
+
+
+def release(resp: requests.Response) -> None:
+    """Return a connection whose reply was read to its end to the pool; close one abandoned midway.
+
+    Closing an unfinished response closes its connection: that is how the server learns to stop.
+    """
+    if resp.raw.isclosed():
+        resp.raw.release_conn()
+    else:
+        resp.close()
+
+
+def lines(resp: requests.Response, deadline: Deadline, where: str) -> Iterator[str]:
+    """Yield the body's lines as they arrive (``read1``: whatever is there), within the deadline."""
+    buffer = b""
+    while True:
+        data = _read(resp, deadline, where)
+        if not data:
+            break
+        *complete, buffer = (buffer + data).split(b"\n")
+        for line in complete:
+            yield line.rstrip(b"\r").decode("utf-8", "replace")
+    if buffer.strip():
+        yield buffer.decode("utf-8", "replace")
+
+
+def broke_off(where: str, why: str = "the stream ended without its end marker") -> LLMBrokeOff:
+    """Return the error of a reply that ended without a proper finish."""
+    error = LLMBrokeOff(f"{SERVICE} broke off the answer", f"{where}: {why}")
+    error.__cause__ = requests.ConnectionError(why)  # what requests says of a cut connection
+    return error
+
+
+def json_object(text: str, where: str) -> dict[str, Any]:
+    """Decode one JSON object; raise the error a server reports in it (``{"error": ...}``)."""
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise LLMUnavailable(f"{SERVICE} sent an unexpected answer", f"{where}: not JSON: {text[:300]!r}") from exc
+    if not isinstance(data, dict) or data.get("error"):
+        error = data.get("error") if isinstance(data, dict) else data
+        message = error.get("message", error) if isinstance(error, dict) else error
+        raise reported_error(f"{message} {json.dumps(error)[:300]}", where)
+    return data
+
+
+def reported_error(text: str, where: str) -> LLMRefused:
+    """Return the error a server reported inside an answer (a context refusal is named as one)."""
+    if _CONTEXT_REFUSAL.search(text):
+        return refusal(400, text, where)
+    return LLMRefused(f"{SERVICE} reported an error", f"{where}: {text[:500]}")
+
+
+def read_json(resp: requests.Response, deadline: Deadline, where: str) -> dict[str, Any]:
+    """Read a whole JSON body within the deadline."""
+    return json_object("\n".join(lines(resp, deadline, where)), where)
+
+
+def sse_events(source: Iterator[str]) -> Iterator[tuple[str, str]]:
+    """Group server-sent event lines into (event, data) pairs; comments (keep-alives) and other fields are skipped."""
+    event, data = "message", []
+    for line in source:
+        if not line:
+            if data:
+                yield event, "\n".join(data)
+            event, data = "message", []
+        elif line.startswith(":"):
+            continue
+        else:
+            name, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if name == "data":
+                data.append(value)
+            elif name == "event":
+                event = value
+    if data:
+        yield event, "\n".join(data)
+
+
+def get_json(session: requests.Session, url: str, headers: Mapping[str, str], timeout: float) -> Any:
+    """GET a model list; failures name no URL (readiness answers without a login).
+
+    A connection that is refused or not accepted in time is ``LLMUnreachable``; one that is
+    accepted but not answered in time is ``LLMTimeout`` (the server is busy, not down).
+    """
+    try:
+        resp = session.get(url, headers=dict(headers), timeout=timeout)
+    except requests.ConnectTimeout as exc:
+        raise LLMUnreachable(f"down: no connection within {timeout:g} s", url) from exc
+    except requests.Timeout as exc:
+        raise LLMTimeout(f"busy: the server accepted the connection but did not answer within {timeout:g} s",
+                         url) from exc
+    except requests.RequestException as exc:
+        raise LLMUnreachable(f"down: {type(exc).__name__} (connection refused or broken)", url) from exc
+    if resp.status_code >= 400:
+        raise LLMRefused(f"model list answered HTTP {resp.status_code}", url)
+    try:
+        return resp.json()
+    except ValueError as exc:
+        raise LLMUnavailable("the model list is not JSON", url) from exc
+
+
+def model_listed(names: set[str], model: str) -> bool:
+    """Whether ``model`` is among ``names`` (``llama3`` matches ``llama3:latest``)."""
+    wanted = model if ":" in model else f"{model}:latest"
+    return model in names or wanted in names
