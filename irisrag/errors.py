@@ -187,8 +187,8 @@ class LLMModelNotFound(LLMRefused):
 class LLMCutOff(LLMUnavailable):
     """The model stopped at the length limit (finish reason ``length``); ``partial`` is what it wrote."""
 
-    def __init__(self, message: str, detail: str = "", *, partial: str = "") -> None:
-        super().__init__(message, detail)
+    def __init__(self, message: str, detail: str = "", *, partial: str = "", params: dict | None = None) -> None:
+        super().__init__(message, detail, params=params)
         self.partial = partial
 
 

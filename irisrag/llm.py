@@ -43,10 +43,12 @@ from irisrag.errors import (
     LLMRefused,
     LLMUnavailable,
 )
+from irisrag.i18n import N_
+from irisrag.llm_http import BROKE_OFF, UNEXPECTED, Deadline
 from irisrag.llm_http import SERVICE as _SERVICE
-from irisrag.llm_http import Deadline
 
 Messages = list[dict[str, str]]
+_NAMED = {"service": _SERVICE}
 COMPLETE = frozenset({"stop", "eos", "end_turn", "tool_calls", "function_call"})
 
 
@@ -75,21 +77,21 @@ def _content(data: Any, path: tuple[str | int, ...], where: str) -> str:
         for step in path:
             value = value[step]
     except (KeyError, IndexError, TypeError) as exc:
-        raise LLMUnavailable(f"{_SERVICE} sent an unexpected answer",
-                             f"{where}: missing {'/'.join(map(str, path))}: {str(data)[:300]}") from exc
+        raise LLMUnavailable(UNEXPECTED, f"{where}: missing {'/'.join(map(str, path))}: {str(data)[:300]}",
+                             params=_NAMED) from exc
     if not isinstance(value, str):
-        raise LLMUnavailable(f"{_SERVICE} sent an unexpected answer",
-                             f"{where}: {'/'.join(map(str, path))} is {type(value).__name__}, not text")
+        raise LLMUnavailable(UNEXPECTED, f"{where}: {'/'.join(map(str, path))} is {type(value).__name__}, not text",
+                             params=_NAMED)
     return value
 
 
 def finished(finish: str | None, text: str, where: str) -> None:
     """Raise unless ``finish`` is a proper end: ``length`` is LLMCutOff, a content filter a refusal."""
     if finish == "length":
-        raise LLMCutOff(f"{_SERVICE} stopped at the length limit", f"{where}: finish reason length after "
-                        f"{len(text)} characters", partial=text)
+        raise LLMCutOff(N_("%(service)s stopped at the length limit"), f"{where}: finish reason length after "
+                        f"{len(text)} characters", partial=text, params=_NAMED)
     if finish == "content_filter":
-        raise LLMRefused(f"{_SERVICE} refused to answer", f"{where}: finish reason content_filter")
+        raise LLMRefused(N_("%(service)s refused to answer"), f"{where}: finish reason content_filter", params=_NAMED)
     if finish not in COMPLETE:
         raise llm_http.broke_off(where, f"the reply ended with finish reason {finish!r}")
 
@@ -140,7 +142,8 @@ class _Client:
         names = self.models(timeout)
         if not llm_http.model_listed(names, self.model):
             listed = ", ".join(sorted(names)[:10]) or "none"
-            raise LLMModelNotFound(f"the model {self.model!r} is not listed (listed: {listed})", "")
+            raise LLMModelNotFound(N_("the model %(model)s is not listed (listed: %(listed)s)"), "",
+                                   params={"model": repr(self.model), "listed": listed})
 
     def _where(self) -> str:
         return f"{self.name}"
@@ -273,7 +276,7 @@ class NoLLM:
 
     def chat(self, messages: Messages, max_tokens: int | None = None) -> str:
         """Refuse: there is no model."""
-        raise LLMNotConfigured("No language model is configured", "IRISRAG_LLM=none")
+        raise LLMNotConfigured(N_("No language model is configured"), "IRISRAG_LLM=none")
 
     def stream(self, messages: Messages, max_tokens: int | None = None) -> Iterator[str]:
         """Refuse: there is no model."""
@@ -306,7 +309,7 @@ class FakeLLM:
         try:
             for i, piece in enumerate(re.findall(r"\s*\S+|\s+", self.chat(messages, max_tokens))):
                 if self.fail_after is not None and i >= self.fail_after:
-                    raise LLMUnavailable(f"{_SERVICE} broke off the answer", "fake: fail_after")
+                    raise LLMUnavailable(BROKE_OFF, "fake: fail_after", params=_NAMED)
                 if self.delay and i:
                     time.sleep(self.delay)
                 yield piece
@@ -351,5 +354,5 @@ def build_llm(config: Mapping[str, Any]) -> LLM:
         return NoLLM()
     if kind == "fake":
         return FakeLLM()
-    raise ConfigurationError(f"Unknown language model setting {kind!r}",
-                             "IRISRAG_LLM must be one of: auto, ollama, openai, none, fake")
+    raise ConfigurationError(N_("Unknown language model setting %(value)s"),
+                             "IRISRAG_LLM must be one of: auto, ollama, openai, none, fake", params={"value": repr(kind)})

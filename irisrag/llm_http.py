@@ -33,8 +33,14 @@ from irisrag.errors import (
     LLMUnavailable,
     LLMUnreachable,
 )
+from irisrag.i18n import N_, Label
 
-SERVICE = "The language model"
+TOTAL_EXPIRED = N_("%(service)s did not finish its answer within %(seconds)s s")
+FIRST_TOKEN_EXPIRED = N_("%(service)s did not send its first word within %(seconds)s s")
+SERVICE = Label(N_("The language model"))
+_NAMED = {"service": SERVICE}
+BROKE_OFF = N_("%(service)s broke off the answer")
+UNEXPECTED = N_("%(service)s sent an unexpected answer")
 CONNECT_TIMEOUT = 10.0
 _CONTEXT_REFUSAL = re.compile(r"context[ _-]?(?:length|window|size)|too many tokens|maximum context|n_ctx"
                               r"|exceeds? (?:the )?(?:context|max)", re.IGNORECASE)
@@ -56,47 +62,54 @@ class Deadline:
         if self.first_seen is None:
             self.first_seen = time.monotonic() - self.started
 
-    def left(self) -> tuple[float, str]:
-        """Return the seconds left and the message of the limit that ends first."""
+    def left(self) -> tuple[float, bool]:
+        """Return the seconds left, and whether the first-token limit is the one that ends first."""
         elapsed = time.monotonic() - self.started
-        left, message = self.total - elapsed, f"{SERVICE} did not finish its answer within {self.total:g} s"
+        left, first = self.total - elapsed, False
         if self.first_token is not None and self.first_seen is None and self.first_token - elapsed < left:
-            left = self.first_token - elapsed
-            message = f"{SERVICE} did not send its first word within {self.first_token:g} s"
-        return left, message
+            left, first = self.first_token - elapsed, True
+        return left, first
 
     def expired(self, where: str) -> LLMTimeout:
         """Return the timeout error of the limit that ended first."""
-        _, message = self.left()
-        return LLMTimeout(message, f"{where}: deadline passed after {time.monotonic() - self.started:.1f} s")
+        first = self.left()[1]
+        detail = f"{where}: deadline passed after {time.monotonic() - self.started:.1f} s"
+        if first:
+            return LLMTimeout(FIRST_TOKEN_EXPIRED, detail, params={"service": SERVICE, "seconds": f"{self.first_token:g}"})
+        return LLMTimeout(TOTAL_EXPIRED, detail, params={"service": SERVICE, "seconds": f"{self.total:g}"})
 
 
 def refusal(status: int, text: str, where: str) -> LLMRefused:
     """Return the error of an HTTP error status, named by what the server said (context, model, other)."""
     detail = f"{where}: HTTP {status}: {text[:500]}"
     if _CONTEXT_REFUSAL.search(text):
-        return LLMContextTooLong(f"{SERVICE} refused the question: the passages do not fit its context window",
-                                 detail)
+        return LLMContextTooLong(N_("%(service)s refused the question: the passages do not fit its context window"),
+                                 detail, params=_NAMED)
     if status == 404 and _MISSING_MODEL.search(text):
-        return LLMModelNotFound(f"{SERVICE} server does not have the configured model", detail)
-    return LLMRefused(f"{SERVICE} answered with HTTP {status}", detail)
+        return LLMModelNotFound(N_("%(service)s server does not have the configured model"), detail, params=_NAMED)
+    return LLMRefused(N_("%(service)s answered with HTTP %(status)s"), detail, params={"service": SERVICE, "status": status})
+
+
+def unreachable(url: str, where: str, exc: Exception) -> LLMUnreachable:
+    """Return the error of a server that could not be reached (named by its scheme and host)."""
+    base = "/".join(url.split("/", 3)[:3])
+    return LLMUnreachable(N_("%(service)s at %(url)s could not be reached"), f"{where}: {exc}",
+                          params={"service": SERVICE, "url": base})
 
 
 def open_response(session: requests.Session, url: str, payload: dict[str, Any], deadline: Deadline, *,
                   where: str, headers: Mapping[str, str] | None = None) -> requests.Response:
     """POST JSON and return the response with its body unread; failures are typed LLMUnavailable errors."""
-    left, _ = deadline.left()
+    left = deadline.left()[0]
     try:
         resp = session.post(url, json=payload, headers=dict(headers or {}), stream=True,
                             timeout=(min(CONNECT_TIMEOUT, max(left, 0.01)), max(left, 0.01)))
     except requests.ConnectTimeout as exc:
-        base = "/".join(url.split("/", 3)[:3])
-        raise LLMUnreachable(f"{SERVICE} at {base} could not be reached", f"{where}: {exc}") from exc
+        raise unreachable(url, where, exc) from exc
     except requests.Timeout as exc:
         raise deadline.expired(where) from exc
     except requests.RequestException as exc:
-        base = "/".join(url.split("/", 3)[:3])
-        raise LLMUnreachable(f"{SERVICE} at {base} could not be reached", f"{where}: {exc}") from exc
+        raise unreachable(url, where, exc) from exc
     if resp.status_code >= 400:
         try:
             text = resp.raw.read(2000, decode_content=True).decode("utf-8", "replace")
@@ -119,7 +132,7 @@ def _socket(resp: requests.Response) -> socket.socket | None:
 
 def _read(resp: requests.Response, deadline: Deadline, where: str) -> bytes:
     """Read whatever has arrived, waiting at most until the deadline."""
-    left, _ = deadline.left()
+    left = deadline.left()[0]
     if left <= 0:
         raise deadline.expired(where)
     sock = _socket(resp)
@@ -130,8 +143,8 @@ def _read(resp: requests.Response, deadline: Deadline, where: str) -> bytes:
     except (urllib3.exceptions.ReadTimeoutError, TimeoutError) as exc:
         raise deadline.expired(where) from requests.ReadTimeout(str(exc))
     except (urllib3.exceptions.HTTPError, http.client.HTTPException, OSError) as exc:
-        error = LLMBrokeOff(f"{SERVICE} broke off the answer",
-                            f"{where}: the stream broke off: {type(exc).__name__}: {exc}")
+        error = LLMBrokeOff(BROKE_OFF, f"{where}: the stream broke off: {type(exc).__name__}: {exc}",
+                            params=_NAMED)
         raise error from requests.ConnectionError(str(exc))
 
 
@@ -162,7 +175,7 @@ def lines(resp: requests.Response, deadline: Deadline, where: str) -> Iterator[s
 
 def broke_off(where: str, why: str = "the stream ended without its end marker") -> LLMBrokeOff:
     """Return the error of a reply that ended without a proper finish."""
-    error = LLMBrokeOff(f"{SERVICE} broke off the answer", f"{where}: {why}")
+    error = LLMBrokeOff(BROKE_OFF, f"{where}: {why}", params=_NAMED)
     error.__cause__ = requests.ConnectionError(why)  # what requests says of a cut connection
     return error
 
@@ -172,7 +185,7 @@ def json_object(text: str, where: str) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except ValueError as exc:
-        raise LLMUnavailable(f"{SERVICE} sent an unexpected answer", f"{where}: not JSON: {text[:300]!r}") from exc
+        raise LLMUnavailable(UNEXPECTED, f"{where}: not JSON: {text[:300]!r}", params=_NAMED) from exc
     if not isinstance(data, dict) or data.get("error"):
         error = data.get("error") if isinstance(data, dict) else data
         message = error.get("message", error) if isinstance(error, dict) else error
@@ -184,7 +197,7 @@ def reported_error(text: str, where: str) -> LLMRefused:
     """Return the error a server reported inside an answer (a context refusal is named as one)."""
     if _CONTEXT_REFUSAL.search(text):
         return refusal(400, text, where)
-    return LLMRefused(f"{SERVICE} reported an error", f"{where}: {text[:500]}")
+    return LLMRefused(N_("%(service)s reported an error"), f"{where}: {text[:500]}", params=_NAMED)
 
 
 def read_json(resp: requests.Response, deadline: Deadline, where: str) -> dict[str, Any]:
@@ -222,18 +235,19 @@ def get_json(session: requests.Session, url: str, headers: Mapping[str, str], ti
     try:
         resp = session.get(url, headers=dict(headers), timeout=timeout)
     except requests.ConnectTimeout as exc:
-        raise LLMUnreachable(f"down: no connection within {timeout:g} s", url) from exc
+        raise LLMUnreachable(N_("down: no connection within %(seconds)s s"), url,
+                             params={"seconds": f"{timeout:g}"}) from exc
     except requests.Timeout as exc:
-        raise LLMTimeout(f"busy: the server accepted the connection but did not answer within {timeout:g} s",
-                         url) from exc
+        raise LLMTimeout(N_("busy: the server accepted the connection but did not answer within %(seconds)s s"),
+                         url, params={"seconds": f"{timeout:g}"}) from exc
     except requests.RequestException as exc:
-        raise LLMUnreachable(f"down: {type(exc).__name__} (connection refused or broken)", url) from exc
+        raise LLMUnreachable(N_("down: connection refused or broken"), f"{url}: {type(exc).__name__}") from exc
     if resp.status_code >= 400:
-        raise LLMRefused(f"model list answered HTTP {resp.status_code}", url)
+        raise LLMRefused(N_("model list answered HTTP %(status)s"), url, params={"status": resp.status_code})
     try:
         return resp.json()
     except ValueError as exc:
-        raise LLMUnavailable("the model list is not JSON", url) from exc
+        raise LLMUnavailable(N_("the model list is not JSON"), url) from exc
 
 
 def model_listed(names: set[str], model: str) -> bool:

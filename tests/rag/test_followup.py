@@ -68,7 +68,7 @@ def test_the_answer_prompt_has_the_previous_turns_without_their_citation_numbers
     messages = build_messages("Wie hoch ist sie?", context, [FIRST])
     assert [m["role"] for m in messages] == ["system", "user", "assistant", "user"]
     assert messages[1]["content"] == FIRST.question and messages[2]["content"] == "Im Januar 2017."
-    assert "[1] (document" in messages[3]["content"]
+    assert "[1]\nDie Elbphilharmonie" in messages[3]["content"]  # passages are labelled by their number only
 
 
 def test_previous_turns_get_a_quarter_of_the_window_and_the_oldest_go_first():
