@@ -31,45 +31,45 @@ def select_locale() -> str:
 
 def init_web(app: Flask) -> None:
     """Register extensions, blueprints and hooks."""
-    from irisrag.web import (
-        admin,
-        api,
-        auth,
-        conversations,
-        dashboard,
-        errors,
-        labels,
-        ops,
-        security,
-        sso,
-        viewer,
-    )
+    from irisrag.web import errors, labels, security, sso
     from irisrag.web import logging as request_log
 
     request_log.init_app(app)  # first: its timer starts before the other hooks run
     csrf.init_app(app)
     htmx_ext.init_app(app)
-    babel.init_app(app, locale_selector=select_locale)
+    _init_templates(app)
+    labels.init_app(app)
+    security.init_app(app)
+    _register_blueprints(app)
+    sso.init_app(app)
+    errors.init_app(app)
+    _init_hooks(app)
+
+
+def _init_templates(app: Flask) -> None:
+    """Babel with the user's locale, and the template helpers for it."""
     from flask_babel import get_locale, gettext
 
+    from irisrag.i18n import render_stored
+
+    babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.globals["get_locale"] = get_locale
     # A stored message (an outcome, a row's error): a plain message id, or id + params as JSON
     # (irisrag.i18n.stored_message). Jinja's `_()` would %-format a plain one (a path with "%2e"
     # raised) and mark it safe; render_stored formats only the params it stored, and escapes.
-    from irisrag.i18n import render_stored
-
     app.jinja_env.filters["translated"] = lambda text: render_stored(text, gettext)
-    labels.init_app(app)
-    security.init_app(app)
-    app.register_blueprint(auth.bp)
-    app.register_blueprint(dashboard.bp)
-    app.register_blueprint(conversations.bp)
-    app.register_blueprint(admin.bp)
-    app.register_blueprint(ops.bp)
-    sso.init_app(app)
-    app.register_blueprint(viewer.bp)
+
+
+def _register_blueprints(app: Flask) -> None:
+    from irisrag.web import admin, api, auth, conversations, dashboard, ops, viewer
+
+    for blueprint in (auth.bp, dashboard.bp, conversations.bp, admin.bp, ops.bp, viewer.bp):
+        app.register_blueprint(blueprint)
     app.register_blueprint(csrf.exempt(api.bp))  # key-authenticated only, never by cookie
-    errors.init_app(app)
+
+
+def _init_hooks(app: Flask) -> None:
+    """A database connection per request (not for ops), closed at its end; security headers."""
 
     @app.before_request
     def _connect() -> None:
@@ -83,14 +83,16 @@ def init_web(app: Flask) -> None:
         if g.get("db_opened") and not db.is_closed():
             db.close()
 
-    @app.after_request
-    def _headers(response):
-        response.headers.setdefault("Content-Security-Policy", CSP)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        if request.endpoint and request.endpoint != "static":
-            # Pages hold permissioned content: keep them out of caches and the history cache.
-            response.headers["Cache-Control"] = "no-store"
-            response.vary.add("HX-Request")
-        return response
+    app.after_request(_headers)
+
+
+def _headers(response):
+    response.headers.setdefault("Content-Security-Policy", CSP)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    if request.endpoint and request.endpoint != "static":
+        # Pages hold permissioned content: keep them out of caches and the history cache.
+        response.headers["Cache-Control"] = "no-store"
+        response.vary.add("HX-Request")
+    return response
