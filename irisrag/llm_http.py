@@ -241,7 +241,8 @@ def get_json(session: requests.Session, url: str, headers: Mapping[str, str], ti
         raise LLMTimeout(N_("busy: the server accepted the connection but did not answer within %(seconds)s s"),
                          url, params={"seconds": f"{timeout:g}"}) from exc
     except requests.RequestException as exc:
-        raise LLMUnreachable(N_("down: connection refused or broken"), f"{url}: {type(exc).__name__}") from exc
+        raise LLMUnreachable(N_("down: %(error)s (connection refused or broken)"), url,
+                             params={"error": type(exc).__name__}) from exc
     if resp.status_code >= 400:
         raise LLMRefused(N_("model list answered HTTP %(status)s"), url, params={"status": resp.status_code})
     try:
