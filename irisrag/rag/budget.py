@@ -3,8 +3,9 @@
 Tokens are estimated from characters: ``CHARS_PER_TOKEN`` (3) characters a token, a
 conservative figure for German and English text with the tokenizers of common open models
 (about 3.5-4.5 characters a token for prose, fewer for code, numbers and compound words).
-The window must hold the system prompt, the question, the passages and the answer
-(``ANSWER_TOKENS`` reserved). Passages are left out from the lowest fused rank up (the
+The window must hold the system prompt, the question, the passages and the answer: the
+answer's reserve is what the model may write (LLM_MAX_TOKENS), at most half the window
+(``answer_reserve``; a server that counts the whole limit then refuses, and says so). Passages are left out from the lowest fused rank up (the
 context is numbered in rank order, so the kept ones keep their numbers) until the rest
 fits: the fewest passages are dropped. Nothing is sent that the model must refuse, unless
 even the question alone does not fit; then one passage is still sent and the server's
@@ -35,9 +36,15 @@ def estimate_tokens(text: str) -> int:
     return -(-len(text) // CHARS_PER_TOKEN)
 
 
-def fit(context: Context, fixed_text: str, window_tokens: int) -> tuple[Context, int]:
+def answer_reserve(max_tokens: int | None, window_tokens: int) -> int:
+    """Return the tokens kept free for the answer: what the model may write, at most half the window."""
+    return min(int(max_tokens or ANSWER_TOKENS), window_tokens // 2)
+
+
+def fit(context: Context, fixed_text: str, window_tokens: int,
+        answer_tokens: int = ANSWER_TOKENS) -> tuple[Context, int]:
     """Return the context with the lowest-ranked passages left out until the prompt fits, and how many were."""
-    available = window_tokens - ANSWER_TOKENS - estimate_tokens(fixed_text) - 2 * MESSAGE_OVERHEAD_TOKENS
+    available = window_tokens - answer_tokens - estimate_tokens(fixed_text) - 2 * MESSAGE_OVERHEAD_TOKENS
     kept = []
     for chunk in context.chunks:
         cost = estimate_tokens(chunk.hit.text) + MESSAGE_OVERHEAD_TOKENS

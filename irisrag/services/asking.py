@@ -326,10 +326,12 @@ def fitted(found: Retrieved, llm: object | None) -> Retrieved:
     """
     if llm is None or isinstance(llm, NoLLM):
         return found
-    window = int(components.get().config["LLM_CONTEXT_TOKENS"])
+    config = components.get().config
+    window = int(config["LLM_CONTEXT_TOKENS"])
     turns = budget.fit_turns(found.previous, window)
     fixed = "\n".join([SYSTEM_PROMPT, found.question, *map(budget.turn_text, turns)])
-    context, omitted = budget.fit(found.context, fixed, window)
+    reserve = budget.answer_reserve(config.get("LLM_MAX_TOKENS"), window)
+    context, omitted = budget.fit(found.context, fixed, window, reserve)
     return replace(found, context=context, omitted=omitted, previous=turns)
 
 
