@@ -19,7 +19,8 @@ MAX_SEARCH = 200
 # status filter -> the statuses it shows ("running": every stage of an import that has not ended)
 STATUS_FILTERS: dict[str, tuple[str, ...]] = {"running": RUNNING, **{s: (s,) for s in STATUSES}}
 SORTS = {
-    "date": lambda: (Document.created_at, Document.id),
+    # the date the column shows: when it was imported, or (not yet imported) when it was registered
+    "date": lambda: (fn.COALESCE(Document.imported_at, Document.created_at), Document.id),
     "name": lambda: (fn.LOWER(fn.COALESCE(fn.NULLIF(Document.title, ""), Document.name)), Document.id),
     "status": lambda: (Document.status, Document.id),
 }

@@ -1,6 +1,7 @@
 """Documents tab with many documents (issue 19): pages, search, filters, sorting, bulk actions, moving areas."""
 from __future__ import annotations
 
+import datetime
 import re
 from html import unescape
 from pathlib import Path
@@ -87,6 +88,15 @@ def test_admin_documents_sort_by_name_date_and_status(admin_client, many):
     assert statuses == sorted(statuses)
     injected = admin_client.get("/admin/tab/documents?sort=name;DROP TABLE document", headers=HX)
     assert injected.status_code == 200 and "Documents 1–50 of 125" in _body(injected)
+
+
+def test_admin_documents_sort_by_date_follows_the_import_date_shown(admin_client, app, many):
+    with app.app_context(), db.connection_context():
+        stamp = datetime.datetime(2020, 1, 1)
+        for i, name in enumerate(["kapitel-003.md", "kapitel-001.md", "kapitel-002.md"]):  # imported long ago
+            Document.update(imported_at=stamp + datetime.timedelta(days=i)).where(Document.name == name).execute()
+    oldest = _names(_body(admin_client.get("/admin/tab/documents?sort=date&dir=asc&q=kapitel-00", headers=HX)))
+    assert oldest[:3] == ["kapitel-003.md", "kapitel-001.md", "kapitel-002.md"]
 
 
 def test_admin_documents_bulk_rebuild_queues_the_idle_and_names_the_refused(admin_client, app, many):
