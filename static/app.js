@@ -5,7 +5,8 @@
  *   thread     after the first answer the composer continues that conversation (its URL pushed);
  *              the sidebar list reloads ("conversations-changed").
  *   copy       a button copies an answer's text.
- *   drawer     on a phone the Conversations link opens the sidebar as a drawer.
+ *   drawer     on a phone the Conversations link opens the sidebar as a drawer; the open
+ *              thread stays marked in the reloaded list.
  *   theme      the dark-mode toggle, remembered in localStorage (applied early by theme.js).
  */
 (function () {
@@ -197,6 +198,20 @@
       link.focus();
     }
   });
+
+  // The reloaded sidebar list does not know which thread is open: mark it from the address.
+  function markCurrent() {
+    var links = document.querySelectorAll("#conversation-list a[href]");
+    for (var i = 0; i < links.length; i += 1) {
+      if (links[i].pathname === window.location.pathname) {
+        links[i].setAttribute("aria-current", "page");
+      } else {
+        links[i].removeAttribute("aria-current");
+      }
+    }
+  }
+
+  document.addEventListener("htmx:afterSettle", markCurrent);  // at most 50 links: cheap after any swap
 
   function start() {
     var theme = document.getElementById("theme-toggle");

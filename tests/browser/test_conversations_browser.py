@@ -185,5 +185,7 @@ def test_browser_conversation_without_streaming_htmx_appends_turns_and_pushes_th
     ask_with_enter(page, FOLLOW_UP, 2)
     assert page.url == url and page.evaluate("document.activeElement.id") == "question"
     expect(page.locator("#conversation-list a", has_text=FIRST)).to_have_count(1)
+    # the reloaded list still marks the open thread (the server rendered it without knowing it)
+    expect(page.locator("#conversation-list a", has_text=FIRST)).to_have_attribute("aria-current", "page")
     page.reload()
     assert final_turns(page) == [FIRST, FOLLOW_UP] and problems == []
