@@ -45,6 +45,12 @@ class Poll:
     rows: list[Document]
     signature: str
     wait: float | None
+    finished: bool = False  # this tab was following imports and the last of them ended just now
+
+    @property
+    def failed(self) -> int:
+        """How many of the rows shown ended failed (named with the finished line)."""
+        return sum(d.status == "failed" for d in self.rows)
 
 
 def _batch_start(running: list[int]) -> datetime | None:
@@ -88,4 +94,4 @@ def poll(ids: list[int], previous: str = "", waited: float = 0.0) -> Poll:
         wait = min(max(waited, FIRST_WAIT) * 2, MAX_WAIT)
     else:
         wait = FIRST_WAIT
-    return Poll(state, shown, signature, wait)
+    return Poll(state, shown, signature, wait, finished=wait is None and bool(previous))

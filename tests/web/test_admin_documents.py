@@ -243,6 +243,7 @@ def test_admin_documents_one_poll_refreshes_every_running_row_backs_off_and_stop
         Document.update(status="done", chunk_count=7, sha256="ab" * 32, imported_at=utcnow(), updated_at=utcnow()).execute()
     html = _poll(admin_client, _next_poll(html))
     assert _next_poll(html) is None and html.count("hx-trigger") == 1  # nothing runs: no further poll,
+    assert "All imports have finished." in html and "failed" not in html.split('id="import-progress"')[1][:300]
     assert '<section class="card" id="coverage" hx-swap-oob="true"' in html  # but the coverage is loaded again
     assert '<td class="num chunks">7</td>' in html and "<code>abababab</code>" in html
     full = admin_client.get(_next_poll(tab))
