@@ -6,11 +6,13 @@ from dataclasses import asdict
 from flask import Blueprint, jsonify, request
 
 from irisrag.services import health
+from irisrag.web.logging import quiet
 
 bp = Blueprint("ops", __name__)
 
 
 @bp.route("/healthz")
+@quiet  # probed every few seconds (load balancers, make run's welcome): logged at DEBUG
 def healthz():
     return jsonify(status="ok")
 

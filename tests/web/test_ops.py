@@ -80,3 +80,14 @@ def make_app_like(app):
 
     return create_app({k: app.config[k] for k in ("TESTING", "SECRET_KEY", "DATABASE_URL", "REDIS_URL", "QUEUE_NAME",
                                                    "LANCEDB_URI", "UPLOAD_ROOT", "EMBEDDER", "LLM")})
+
+
+def test_ops_healthz_is_logged_at_debug_only(client, caplog):
+    import logging
+
+    caplog.set_level(logging.DEBUG, logger="irisrag.request")
+    client.get("/healthz")
+    client.get("/readyz")
+    levels = {r.getMessage().split(" path=")[1].split()[0]: r.levelno for r in caplog.records
+              if r.name == "irisrag.request"}
+    assert levels == {"/healthz": logging.DEBUG, "/readyz": logging.INFO}
