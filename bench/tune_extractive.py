@@ -1,6 +1,6 @@
 """Tune the extractive answer's weights and budget on one half of the XQuAD questions, check on the other.
 
-    .venv/bin/python bench/tune_extractive.py ../shared/eval/xquad/de ../shared/eval/xquad/en [--questions 300]
+    .venv/bin/python bench/tune_extractive.py ../shared/eval/xquad/de ../shared/eval/xquad/en [--questions 300] [--embedder e5]
 
 Builds each scratch store once (the product's chunker, embedder, retrieval settings), keeps
 every question's context units with their features, then scores weight grids offline:
@@ -71,8 +71,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("datasets", nargs="+", type=Path)
     parser.add_argument("--questions", type=int, default=300)
+    parser.add_argument("--embedder", default="use", help="the EMBEDDER setting the answers are scored with")
     args = parser.parse_args()
-    app = create_app({"LLM": "none"})
+    app = create_app({"LLM": "none", "EMBEDDER": args.embedder})
     with app.app_context():
         data = {d.name: features(d, args.questions, app) for d in args.datasets}
     grid = itertools.product((1.0,), (0.0, 0.3, 0.6, 1.0), (0.0, 0.05, 0.15, 0.3), (0.0, 0.25), (200, 260, 300))
