@@ -148,7 +148,7 @@ RULES: dict[str, GateSettings] = {
     "lexical (the original)": GateSettings(rule="lexical"),
     "ranked, top 3, cosine >= 0.35 (the previous default)": GateSettings(rule="ranked", top_documents=3),
     **{f"evidence, min {t:.2f}{' (default)' if t == GateSettings().min_evidence else ''}":
-       GateSettings(min_evidence=t) for t in (0.30, 0.32, 0.34, 0.36, 0.38, 0.40)},
+       GateSettings(min_evidence=t) for t in (0.26, 0.28, 0.30, 0.32, 0.34, 0.36)},
 }
 
 

@@ -22,8 +22,8 @@ Rules (GATE_RULE):
               total but is neither covered nor missing: it neither helps nor hurts.
               If no document reaches GATE_MIN_EVIDENCE, the question is off-topic and nothing
               passes (gate ``evidence``: the user reads "no information"). Otherwise the
-              chunks of the first GATE_TOP_DOCUMENTS documents pass, and any other chunk that
-              passes the lexical rule.
+              chunks of each document that reaches GATE_MIN_EVIDENCE pass, and any other
+              chunk that passes the lexical rule.
 
 Why ``evidence`` (README, "What reaches the user"): the lexical rule alone lets an off-topic
 English question through whenever two of its words occur in some chunk, and drops a German

@@ -20,7 +20,8 @@ Stages (SPEC 5), each timed in ``Context.timings`` (seconds):
             GATE_TOP_DOCUMENTS documents has enough evidence (cosine plus the IDF-weighted share
             of the question's terms it covers, minus the share it lacks that the candidates hold
             elsewhere): if none has, the question is off-topic and nothing passes; otherwise
-            those documents' chunks pass, and any other chunk on the lexical rule. So a question
+            the chunks of the documents that have pass, and any other chunk on the lexical
+            rule. So a question
             in another language than its document (no shared words, a modest cosine) gets the
             passages the ranking is sure of, and an off-topic question whose words occur in
             unrelated places gets none
@@ -337,8 +338,8 @@ def _passing(pairs: Sequence[tuple[Hit, LexicalMatch]], ranks: Sequence[int], qu
     scores = [evidence.get(hit.document_id) for hit, _ in pairs]
     if not on_topic(evidence, gate):
         return [(GATE_EVIDENCE, e) for e in scores]
-    return [(None if rank < gate.top_documents or passes_lexical(found, question_terms, settings) else GATE_LEXICAL, e)
-            for (_, found), rank, e in zip(pairs, ranks, scores, strict=True)]
+    return [(None if (e is not None and e >= gate.min_evidence) or passes_lexical(found, question_terms, settings)
+             else GATE_LEXICAL, e) for (_, found), e in zip(pairs, scores, strict=True)]
 
 
 def numbered(candidates: Sequence[Candidate]) -> tuple[ContextChunk, ...]:

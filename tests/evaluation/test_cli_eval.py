@@ -31,7 +31,7 @@ def test_cli_eval_json_keeps_runs_and_leaves_no_trace(app, tmp_path):
     assert (data["dataset"], data["split"], data["queries"]) == ("tiny", "test", 3)
     assert (data["embedder"], data["fts_language"], data["documents"], data["chunks"]) == ("fake-64", "German", 4, 4)
     assert set(data["prepare_seconds"]) == {"chunk", "embed", "write", "index"}
-    assert data["settings"]["gate"]["rule"] == "ranked" and data["settings"]["caps"]["context_chunks"] == 9
+    assert data["settings"]["gate"]["rule"] == "evidence" and data["settings"]["caps"]["context_chunks"] == 9
     assert set(data["modes"]) == {"vector", "fulltext", "hybrid"}
     for mode in data["modes"].values():
         assert {"ndcg@10", "recall@5", "recall@10", "recall@100", "mrr@10", "p@5", "timings", "context_recall",
@@ -39,7 +39,7 @@ def test_cli_eval_json_keeps_runs_and_leaves_no_trace(app, tmp_path):
         assert 0.0 <= mode["ndcg@10"] <= 1.0 and mode["timings"]["total"] > 0
         assert "offtopic_empty_rate" not in mode  # no --negatives
     # q3 "Wo stelle ich Urlaubsanträge?" shares one term with its document ("gestellt" keeps its own stem):
-    # score 1.5 fails the lexical rule; the default gate passes it as the ranking's first document.
+    # score 1.5 fails the lexical rule; the default gate (evidence) passes it: its document covers the term.
     assert (data["modes"]["fulltext"]["context_recall"], data["modes"]["fulltext"]["empty_context_rate"]) == (1.0, 0.0)
     with app.app_context(), db.connection_context():
         runs = list(EvalRun.select().order_by(EvalRun.id))
@@ -65,7 +65,7 @@ def test_cli_eval_json_keeps_runs_and_leaves_no_trace(app, tmp_path):
     original = runner.invoke(args=["rag", "eval", str(path), "--scratch", str(scratch), "--mode", "fulltext", "--json"])
     fulltext = json.loads(original.stdout)["modes"]["fulltext"]
     assert (fulltext["context_recall"], fulltext["empty_context_rate"], fulltext["ndcg@10"]) == (0.6667, 0.3333, 1.0)
-    assert "change" not in fulltext  # another gate: not compared with the ranked runs
+    assert "change" not in fulltext  # another gate: not compared with the default gate's runs
     with app.app_context(), db.connection_context():
         assert EvalRun.select().count() == 6
 

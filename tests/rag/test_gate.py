@@ -72,8 +72,9 @@ def test_gate_evidence_keeps_a_cross_lingual_match_without_shared_words(store, e
     store.add(1, 1, 0, ENGLISH, unit(0.45))   # no question term anywhere: nothing known, nothing missing
     store.add(2, 1, 0, OTHER, unit(0.2))
     context = _ask(store, embedder, EVIDENCE)
-    assert [c.hit.document_id for c in context.chunks] == [1, 2]   # on-topic: the first two documents pass
+    assert [c.hit.document_id for c in context.chunks] == [1]     # on-topic, and the document with the evidence
     assert [round(c.evidence, 2) for c in context.candidates] == [0.45, 0.2]
+    assert [c.gate for c in context.candidates] == [None, "lexical"]   # the weak second one: no evidence, no words
     assert _ask(store, embedder, LEXICAL).chunks == ()
 
 
@@ -103,14 +104,15 @@ def test_gate_evidence_passes_a_chunk_that_holds_the_rare_words(store, embedder)
     assert best.hit.document_id == 9 and best.evidence >= 0.36
 
 
-def test_gate_evidence_lets_other_documents_in_on_the_lexical_rule_only(store, embedder):
+def test_gate_evidence_lets_documents_without_evidence_in_on_the_lexical_rule_only(store, embedder):
     store.add(1, 1, 0, ENGLISH, unit(0.6))
     store.add(2, 1, 0, OTHER, unit(0.5))
     store.add(3, 1, 0, "Eine Museumsbrücke im Foyer.", unit(0.4))      # third document, no shared term
     store.add(4, 1, 0, "Die Brücke über den Fluss bei Nacht.", unit(0.3))  # fourth, two shared terms
     context = _ask(store, embedder, EVIDENCE)
-    assert [c.hit.document_id for c in context.chunks] == [1, 2, 4]
-    assert {c.hit.document_id: c.gate for c in context.candidates}[3] == "lexical"
+    assert [c.hit.document_id for c in context.chunks] == [1, 4]
+    gates = {c.hit.document_id: c.gate for c in context.candidates}
+    assert gates[2] == gates[3] == "lexical"   # similar, but without the words the candidates hold; no shared term
 
 
 def test_term_weights_count_rare_terms_more():
