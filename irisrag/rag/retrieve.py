@@ -31,7 +31,7 @@ Stages (SPEC 5), each timed in ``Context.timings`` (seconds):
             by a second embedder or the LLM as a judge
 ``select``  in candidate-rank order, at most MAX_CHUNKS_PER_DOCUMENT (4) per document and
             CONTEXT_CHUNKS (9) in all
-``sources`` found sources from every lexically passing candidate (see ``sources.py``)
+``sources`` found sources from every candidate that passed the gate (see ``sources.py``)
 
 The mode comes from ``RetrievalSettings.mode`` (RETRIEVAL_MODE; the dataclass default is the
 original's ``vector``) unless ``build_context`` is given one. A store with vector search only
