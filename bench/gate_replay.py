@@ -2,6 +2,7 @@
 
     python -m bench.gate_replay collect DATASET_DIR LANGUAGE OUT.pkl [--negatives DIR ...]
     python -m bench.gate_replay report OUT.pkl [OUT.pkl ...]
+    python -m bench.gate_replay grid OUT.pkl [OUT.pkl ...] [--top-documents 5] [--half even|odd|all]
     python -m bench.gate_replay subset DATASET_DIR OUT_DIR [--others 1200]
 
 ``subset`` writes a smaller copy of a BEIR set (SciFact: 5,183 abstracts, too slow to embed
@@ -20,6 +21,8 @@ tuning half (query ids whose SHA-256 starts with an even byte, ``evaluation.tune
 the held-out half and all questions, next to R@10 of the fused ranking. The gate and the
 caps are the product's code; only the legs are cached, so a rerun with the same legs gives
 the same numbers (the legs reproduce ``flask rag eval``: same store, same settings).
+
+``grid`` scores the evidence rule's weights and thresholds on one half (see ``grid``).
 """
 from __future__ import annotations
 
@@ -180,23 +183,21 @@ def _features(data: dict, row: dict, top_documents: int):
     return np.array(list(cosine.values())), coverage, sum(weights[t] for t in found) / total
 
 
-def _gains(data: dict, rows: list[dict], top_documents: int, similarities: tuple[float, ...]) -> dict:
-    """Each question's context recall when it counts as on-topic (the product's gate, GATE_MIN_EVIDENCE -inf)."""
-    corpus, gains = data["corpus"], {}
-    for similarity in similarities:
-        always = replace(RetrievalSettings(), gate=GateSettings(top_documents=top_documents, min_evidence=-1e9,
-                                                                min_similarity=similarity))
-        gains[similarity] = np.array([recall_at([corpus[d] for d in context_documents(data, r, always)],
-                                                data["qrels"][r["id"]], 10_000) for r in rows])
-    return gains
+def _gains(data: dict, rows: list[dict], top_documents: int) -> np.ndarray:
+    """Each question's context recall when every chunk of its first documents may pass (GATE_MIN_EVIDENCE -inf)."""
+    always = replace(RetrievalSettings(), gate=GateSettings(top_documents=top_documents, min_evidence=-1e9))
+    return np.array([recall_at([data["corpus"][d] for d in context_documents(data, r, always)],
+                               data["qrels"][r["id"]], 10_000) for r in rows])
 
 
-def grid(files: list[str], top_documents: int, which: str = "even",
-         similarities: tuple[float, ...] = (0.0, 0.25)) -> None:
+def grid(files: list[str], top_documents: int, which: str = "even") -> None:
     """Print the evidence rule's numbers over a grid of weights and thresholds (numpy, same formula as gate.py).
 
-    With the question on-topic the context does not depend on the evidence weights, so each
-    question's context recall is taken once per GATE_MIN_SIMILARITY from the product's gate.
+    The question-level decision (off-topic or not, hence every off-topic rate) is exact. The
+    context recall is an upper bound: it lets every chunk of the first documents of an
+    on-topic question pass (taken once per question from the product's gate), where the
+    product lets only the documents that reach the threshold pass; ``report`` gives the
+    exact numbers of chosen settings.
     """
     columns = []
     for data in (pickle.load(open(f, "rb")) for f in files):
@@ -205,22 +206,20 @@ def grid(files: list[str], top_documents: int, which: str = "even",
             features = [_features(data, r, top_documents) for r in chosen]
             gains, bound = None, 0.90
             if label == "judged":
-                gains = _gains(data, chosen, top_documents, similarities)
+                gains = _gains(data, chosen, top_documents)
                 bound = 0.95 * np.mean([recall_at([data["corpus"][d] for d in documents_by_best_chunk(
                     k[0] for k, _ in r["fused"])], data["qrels"][r["id"]], 10) for r in chosen])
             columns.append((f"{data['name']}<-{label}" if label != "judged" else data["name"], features, gains, bound))
-    print("similarity coverage missing threshold  " +
+    print("coverage missing threshold  " +
           "  ".join(f"{name} (goal {bound:.3f})" for name, _, _, bound in columns), flush=True)
     for alpha in (0.25, 0.5, 0.65, 0.8, 1.0, 1.25):
         for beta in (0.0, 0.2, 0.4, 0.6, 0.8):
             for threshold in np.arange(0.26, 0.56, 0.02):
                 on = [np.array([bool(len(c)) and float(np.max(c + alpha * v - beta * (k - v))) >= threshold
                                 for c, v, k in features]) for _, features, _, _ in columns]
-                for similarity in similarities:
-                    cells = [float(np.mean(o * g[similarity])) if g is not None else float(np.mean(~o))
-                             for o, (_, _, g, _) in zip(on, columns, strict=True)]
-                    print(f"{similarity:.2f} {alpha:.2f} {beta:.2f} {threshold:.2f}  " +
-                          "  ".join(f"{v:.3f}" for v in cells), flush=True)
+                cells = [float(np.mean(o * g)) if g is not None else float(np.mean(~o))
+                         for o, (_, _, g, _) in zip(on, columns, strict=True)]
+                print(f"{alpha:.2f} {beta:.2f} {threshold:.2f}  " + "  ".join(f"{v:.3f}" for v in cells), flush=True)
 
 
 def main(argv: list[str]) -> None:

@@ -104,3 +104,22 @@ def test_cli_eval_scores_a_reranker_and_query_expansion_as_extra_modes(app, tmp_
                                    "--rerank", "embedder", "--json"])
     assert embedded.exit_code == 0, embedded.output
     assert json.loads(embedded.stdout)["modes"]["hybrid+rerank"]["ndcg@10"] > 0
+
+
+def test_cli_eval_off_topic_questions_get_nothing_and_the_per_query_lines_show_the_evidence(app, tmp_path):
+    path, scratch = _dataset(tmp_path), tmp_path / "scratch"
+    off = write_dataset(tmp_path / "eval" / "other", [{"_id": "x", "text": "Die Kantine öffnet um elf."}],
+                        [{"_id": "o1", "text": "Welche Farbe hat der Himmel am Abend?"},
+                         {"_id": "o2", "text": "Wie hoch ist der Eiffelturm in Paris?"}],
+                        [("o1", "x", 1), ("o2", "x", 1)])
+    lines = tmp_path / "per-query.jsonl"
+    result = app.test_cli_runner().invoke(args=["rag", "eval", str(path), "--scratch", str(scratch), "--mode", "hybrid",
+                                                "--negatives", str(off), "--per-query", str(lines), "--json"])
+    assert result.exit_code == 0, result.output
+    hybrid = json.loads(result.stdout)["modes"]["hybrid"]
+    assert hybrid["offtopic_empty_rate"] == 1.0 and hybrid["context_recall"] == 1.0
+    records = [json.loads(line) for line in lines.read_text(encoding="utf-8").splitlines()]
+    assert [r["set"] for r in records] == ["judged"] * 3 + ["hybrid off-topic"] * 2
+    chunks = [c for r in records[:3] for doc in r["relevant"].values() for c in doc["chunks"]]
+    assert chunks and all(c["gate"] is None and c["evidence"] >= 0.36 for c in chunks)  # the gate's evidence, per chunk
+    assert all(r["empty_context"] for r in records[3:])
