@@ -33,8 +33,9 @@ def inspect_command(question: str, document_id: int, user: str | None, areas: tu
         timing = f" rewrite={search.seconds:.2f}s" if search.seconds is not None else ""
         click.echo(f"searched for: {search.text} ({search.rule}{timing}{'; ' + search.failure if search.failure else ''})")
     click.echo(f"mode={trace.mode} window={trace.candidates} areas={list(trace.area_ids)}")
-    click.echo("chunk  vector  fulltext  fused  lexical  gate")
+    click.echo("chunk  vector  fulltext  fused  lexical  evidence  gate")
     for c in trace.chunks:
         gate = c.gate or f"in context [{c.position}]"
+        evidence = "-" if c.evidence is None else f"{c.evidence:.3f}"
         click.echo(f"{c.chunk_index:>5}  {c.vector_rank or '-':>6}  {c.fulltext_rank or '-':>8}  "
-                   f"{c.fused_rank or '-':>5}  {c.lexical_score:>7}  {gate}")
+                   f"{c.fused_rank or '-':>5}  {c.lexical_score:>7}  {evidence:>8}  {gate}")
