@@ -9,8 +9,9 @@ check half (odd questions). The answer's length follows the ranking's confidence
 (``extractive.adaptive_budget``: ``sure`` characters when the best unit leads by ``gap`` or
 more; below, from ``unsure_low`` growing to ``unsure_high`` on a tie); a fixed budget (the
 earlier answer) is the row with all three equal. Only rows with a median of at most 300
-characters on every tune half are ranked (the check medians show whether that holds). Prints a table; the product's defaults are the first row, the earlier
-fixed 300 characters the second.
+characters on every tune half are ranked (the check medians show whether that holds).
+Prints a table; the product's defaults are the first row, the earlier fixed 300 characters
+the second.
 """
 from __future__ import annotations
 
