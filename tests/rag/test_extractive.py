@@ -2,7 +2,20 @@
 from __future__ import annotations
 
 from irisrag.embeddings import FakeEmbedder
-from irisrag.rag.extractive import Scored, candidates, compose, highlighter, score_units, select, shorten
+from irisrag.rag.extractive import (
+    BUDGET_CHARS,
+    SURE_CHARS,
+    SURE_GAP,
+    UNSURE_CHARS,
+    Scored,
+    adaptive_budget,
+    candidates,
+    compose,
+    highlighter,
+    score_units,
+    select,
+    shorten,
+)
 from irisrag.rag.lexical import LexicalMatch, terms
 from irisrag.rag.retrieve import Context, ContextChunk
 from irisrag.rag.sentences import UNIT_ITEM, UNIT_TABLE, Unit, split_sentences, units
@@ -102,3 +115,41 @@ def test_headings_are_never_the_answer():
     assert [u.kind for u in units(context.chunks[1].hit.text)] == ["heading", "sentence"]
     text = compose(context.question, context, FakeEmbedder())
     assert "Collector" not in text and "otel.yaml" in text
+
+
+def _scored(*scores: float) -> list[Scored]:
+    return [Scored(Unit(f"Satz {i}.", "sentence", i), 1, score) for i, score in enumerate(scores)]
+
+
+def test_the_answer_is_short_when_the_best_unit_clearly_wins_and_longer_when_it_does_not():
+    sure, (low, high), gap = SURE_CHARS, UNSURE_CHARS, SURE_GAP
+    assert adaptive_budget(_scored(1.5, 1.5 - gap)) == sure == 300
+    assert adaptive_budget(_scored(1.5)) == sure  # nothing to compete with
+    assert adaptive_budget(_scored(1.2, 1.2)) == high  # a tie shows the competitors
+    assert adaptive_budget(_scored(1.2, 1.2 - gap / 2)) == (low + high) // 2
+    assert adaptive_budget(_scored(1.2, 1.2 - gap * 0.999)) == low > sure
+    assert adaptive_budget(_scored(1.2, 1.2), 200, (400, 600), 0.5) == 600
+
+
+def _two_long_answers(second_terms: str) -> Context:
+    first = ("Der Collector der Firma liest seine Konfiguration beim Start aus der Datei otel.yaml im "
+             "Verzeichnis etc, die der Betrieb pflegt; Änderungen gelten erst nach einem Neustart des Dienstes, "
+             "den das Team jeden Montag früh plant, damit niemand gestört wird.")
+    second = (f"{second_terms} stehen in der Datei collector.toml im Verzeichnis opt, die das Team "
+              "für alle Umgebungen gemeinsam pflegt und vor jedem Release prüft; sie wird beim Start gelesen "
+              "und danach nicht mehr, auch nicht nach einer Änderung der Umgebung.")
+    return make_context(first, second, question="Wo steht die Konfiguration des Collectors?")
+
+
+def test_an_uncertain_ranking_shows_both_close_sentences_whole():
+    context = _two_long_answers("Die Konfiguration und der Collector")  # the same terms: a near tie
+    text = compose(context.question, context, None)
+    assert "otel.yaml" in text and "collector.toml" in text and "…" not in text
+    assert len(text) > BUDGET_CHARS  # the fixed 300 characters would have cut the second one
+
+
+def test_a_clear_winner_keeps_the_answer_within_the_short_budget():
+    context = _two_long_answers("Ganz andere Dinge")
+    text = compose(context.question, context, None)
+    assert text.startswith("Der Collector der Firma") and "collector.toml" not in text
+    assert len(text) <= SURE_CHARS + 5
