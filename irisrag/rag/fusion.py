@@ -4,17 +4,27 @@ The default (``convex``), for a question whose vector leg returned cosine simila
 ``cos(c)`` and whose full-text leg returned BM25 scores ``bm25(c)`` (each up to
 CONTEXT_CANDIDATES chunks, both prefiltered to the permitted areas)::
 
-    coverage = share of the question's normalised terms (lexical.py) that occur in
-               any full-text candidate, i.e. anywhere in the permitted areas' chunks
+    found    = share of the question's normalised terms (lexical.py) that occur in any
+               full-text candidate, i.e. anywhere in the permitted areas' chunks
+    best     = the largest share of them that one of the first FUSION_TOP_DOCUMENTS (1)
+               full-text documents holds (its candidate chunks together)
+    coverage = (found + best) / 2                           (FUSION_WEIGHT_FROM=both)
     w        = FUSION_LEXICAL_WEIGHT * clip((coverage - FUSION_COVERAGE_FLOOR)
                                             / (FUSION_COVERAGE_FULL - FUSION_COVERAGE_FLOOR), 0, 1)
-    score(c) = (1 - w) * minmax(cos)(c) + w * minmax(bm25)(c)
+    chunk(c) = (1 - w) * minmax(cos)(c) + w * minmax(bm25)(c)
+    doc(d)   = (1 - w) * minmax(best cos of d's chunks)(d) + w * minmax(best bm25 of d's chunks)(d)
+    score(c) = (1 - s) * chunk(c) + s * doc(document of c)    (s = FUSION_DOCUMENT_SHARE, 0.7)
 
-``minmax`` scales a leg's scores to [0, 1] over its own list; a chunk missing from a leg
-scores 0 there. Ties keep the vector order first. So a question whose words occur in the
-documents leans on BM25 (w = 0.65 at coverage >= 0.6), and one whose words barely occur
-(a German question over English documents, a paraphrase) leans on the vector leg, down to
-the pure vector ranking at coverage <= 0.2. With FUSION_COVERAGE_FULL <= FUSION_COVERAGE_FLOOR
+``minmax`` scales a leg's scores to [0, 1] over its own list (chunks, or documents by their
+best chunk); a chunk or document missing from a leg scores 0 there. Ties keep the vector
+order first. So a question whose words occur in the documents, and in one document
+together, leans on BM25 (w = 0.65 at coverage >= 0.6); one whose words barely occur or
+are scattered over many documents (a German question over English documents, where only a
+name matches) leans on the vector leg, down to the pure vector ranking at coverage <= 0.2.
+The document part lets a document's best vector chunk and its best full-text chunk both
+count even when they are different chunks; the chunk part keeps the better chunk of a
+document first. ``FUSION_WEIGHT_FROM=all`` (found alone) and ``FUSION_DOCUMENT_SHARE=0``
+give the previous default (per chunk). With FUSION_COVERAGE_FULL <= FUSION_COVERAGE_FLOOR
 the weight is constant (FUSION_LEXICAL_WEIGHT).
 
 ``rrf`` is (weighted) Reciprocal Rank Fusion, ``sum of weight / (FUSION_RRF_K + rank)``
@@ -24,8 +34,9 @@ constant weight.
 Why: on the shared benchmarks the two legs differ a lot and in opposite directions
 (SciFact: BM25 far better; XQuAD de-en: vectors far better). Plain RRF lands between them;
 score fusion with the coverage-adaptive weight is at or above the better leg on every set
-(README, "Retrieval quality"). The parameters were tuned on SciFact's train split and one
-half of each XQuAD set (``irisrag.evaluation.tune``) and reported on the rest.
+(README, "Retrieval quality"). The parameters were chosen on SciFact's train split and one
+half of each XQuAD set (``bench/fusion_replay.py``, replaying the collected legs) and
+reported on the rest.
 """
 from __future__ import annotations
 
@@ -38,7 +49,7 @@ from irisrag.rag.lexical import term_list
 K = TypeVar("K", bound=Hashable)
 
 METHODS = ("convex", "rrf")
-WEIGHT_FROM = ("top", "all")
+WEIGHT_FROM = ("both", "top", "all")
 
 
 @dataclass(frozen=True)
@@ -50,9 +61,9 @@ class FusionSettings:
     coverage_floor: float = 0.2      # term coverage at or below which the full-text weight is 0
     coverage_full: float = 0.6       # term coverage at or above which it is ``lexical_weight``
     rrf_k: float = 60.0
-    document_share: float = 0.0      # share of the document-level fusion in a chunk's score (0: per chunk)
-    weight_from: str = "all"         # coverage over "all" full-text candidates, or of the "top" documents
-    top_documents: int = 1           # the best full-text documents whose coverage sets the weight ("top")
+    document_share: float = 0.7      # share of the document-level fusion in a chunk's score (0: per chunk)
+    weight_from: str = "both"        # coverage over "all" full-text candidates, of the "top" documents, or their mean
+    top_documents: int = 1           # the best full-text documents whose coverage sets the weight ("top", "both")
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:
@@ -133,6 +144,22 @@ def top_document_coverage(question_terms: frozenset[str], ranked: Iterable[tuple
             continue
         found.setdefault(document, set()).update(t for t in term_list(text) if t in question_terms)
     return max((len(words) for words in found.values()), default=0) / len(question_terms)
+
+
+def question_coverage(question_terms: frozenset[str], ranked: Sequence[tuple[Hashable, str]],
+                      settings: FusionSettings) -> float:
+    """Return the coverage that sets the full-text weight (FUSION_WEIGHT_FROM).
+
+    ``ranked`` is the full-text leg as (document, chunk text) in BM25 order. ``all``: the share
+    of the question's terms found anywhere in it; ``top``: the share the best of the first
+    ``top_documents`` documents holds; ``both``: the mean of the two, so that words scattered
+    over many documents (a name in a German question over English text) count half.
+    """
+    found = term_coverage(question_terms, (text for _, text in ranked))
+    if settings.weight_from == "all":
+        return found
+    best = top_document_coverage(question_terms, ranked, settings.top_documents)
+    return best if settings.weight_from == "top" else (found + best) / 2
 
 
 def lexical_weight(settings: FusionSettings, coverage: float) -> float:

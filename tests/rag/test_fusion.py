@@ -223,3 +223,63 @@ def test_fusion_weight_from_the_best_fulltext_documents():
     assert (settings.weight_from, settings.top_documents, settings.document_share) == ("top", 3, 0.25)
     with pytest.raises(ValueError, match="weight source"):
         FusionSettings(weight_from="some")
+
+
+def test_fusion_default_counts_a_documents_best_chunk_of_each_leg():
+    # The default mixes in the document-level fusion: A's best vector chunk (a0) and best
+    # full-text chunk (a1) differ, B's single chunk is second in both legs.
+    dense = [(("A", 0), 0.9), (("B", 0), 0.6), (("C", 0), 0.1)]
+    lexical = [(("A", 1), 9.0), (("B", 0), 6.0), (("C", 0), 1.0)]
+    per_chunk = FusionSettings(document_share=0.0)
+    assert fusion.fuse(dense, lexical, 0.5, per_chunk, document_of=lambda k: k[0])[0] == ("B", 0)
+    assert fusion.fuse(dense, lexical, 0.5, FusionSettings(), document_of=lambda k: k[0])[:2] == [("A", 0), ("A", 1)]
+
+
+def test_fusion_weight_listens_to_the_best_fulltext_document():
+    # Every question word occurs somewhere, but each in another document: the old rule ("all")
+    # gives full text its whole weight; the default ("both") halves the evidence of scattered words.
+    question = terms("Gustave Eiffel designed the bridge across the river")
+    scattered = [(7, "Eiffel"), (8, "bridge"), (9, "river designed"), (10, "Gustave")]
+    together = [(1, "Gustave Eiffel designed the bridge across the river."), (2, "river")]
+    old = FusionSettings(weight_from="all")
+    assert fusion.question_coverage(question, scattered, old) == pytest.approx(5 / 6)
+    # the best full-text document (the first, top_documents 1) holds one word: (5/6 + 1/6) / 2
+    assert fusion.question_coverage(question, scattered, FusionSettings()) == pytest.approx(0.5)
+    assert fusion.question_coverage(question, scattered, FusionSettings(weight_from="top")) == pytest.approx(1 / 6)
+    assert fusion.lexical_weight(old, fusion.question_coverage(question, scattered, old)) == pytest.approx(0.65)
+    weight = fusion.lexical_weight(FusionSettings(), fusion.question_coverage(question, scattered, FusionSettings()))
+    assert weight == pytest.approx(0.65 * (0.5 - 0.2) / 0.4)
+    assert fusion.lexical_weight(FusionSettings(), fusion.question_coverage(question, together, FusionSettings())) \
+        == pytest.approx(0.65)  # the words occur, and together in the best document: the whole weight
+    assert fusion.settings_from_config({"FUSION_WEIGHT_FROM": " Both "}).weight_from == "both"
+
+
+GASKET_Q = "Which gasket fits the Zephyr pump?"
+GASKET_OVERVIEW = "Installation overview of the unit and its housing."
+GASKET_SPEC = "Zephyr pump gasket: the Zephyr pump takes the gasket G-12."
+GASKET_KIT = "Zephyr pump gasket kit and other parts for several models."
+
+
+def test_hybrid_ranks_a_document_by_its_best_chunk_in_each_leg(tmp_path):
+    # Document 0: its overview chunk is the closest vector (no shared word), its spec chunk the
+    # best full-text match (far in vector space). Document 1's one chunk is second in both legs.
+    table = {GASKET_Q: axis(0), GASKET_OVERVIEW: axis(0, 0.9, rest=1), GASKET_SPEC: axis(5),
+             GASKET_KIT: axis(0, 0.63, rest=2), "Garden hose adapters for the yard.": axis(0, 0.2, rest=3),
+             "Zephyr wind history and legends.": axis(7), "Office chairs with armrests.": axis(8)}
+    documents = [[GASKET_OVERVIEW, GASKET_SPEC], [GASKET_KIT], *([t] for t in list(table)[4:])]
+    store = VectorStore(str(tmp_path / "lance"), TableEmbedder.key, DIM, read_consistency_seconds=None,
+                        fts_language="English")
+    store.replace_documents([(doc, 1, [ChunkIn(i, t) for i, t in enumerate(texts)], np.stack([table[t] for t in texts]))
+                             for doc, texts in enumerate(documents)])
+    store.refresh_indexes()
+    embedder = TableEmbedder(table)
+
+    def first_document(fusion_settings: FusionSettings) -> int:
+        settings = RetrievalSettings(mode="hybrid", fusion=fusion_settings)
+        hits, _ = rank_candidates(GASKET_Q, [1], embedder=embedder, store=store, settings=settings)
+        return hits[0].document_id
+
+    assert first_document(FusionSettings(weight_from="all", document_share=0.0)) == 1  # per chunk: each leg half
+    assert first_document(FusionSettings()) == 0                                      # the default: both count
+    context = build_context(GASKET_Q, [1], embedder=embedder, store=store, settings=RetrievalSettings(mode="hybrid"))
+    assert [c.hit.document_id for c in context.candidates[:2]] == [0, 0]
