@@ -33,6 +33,9 @@ def inspect_command(question: str, document_id: int, user: str | None, areas: tu
         timing = f" rewrite={search.seconds:.2f}s" if search.seconds is not None else ""
         click.echo(f"searched for: {search.text} ({search.rule}{timing}{'; ' + search.failure if search.failure else ''})")
     click.echo(f"mode={trace.mode} window={trace.candidates} areas={list(trace.area_ids)}")
+    if trace.fulltext_weight is not None:
+        click.echo(f"fusion: full-text weight {trace.fulltext_weight:.2f}, document share {trace.document_share:.2f} "
+                   "(fused = (1 - share) x the chunk's own + share x its document's best chunk of each leg)")
     click.echo("chunk  vector  fulltext  fused  lexical  gate")
     for c in trace.chunks:
         gate = c.gate or f"in context [{c.position}]"

@@ -12,6 +12,12 @@ fused rank among the permitted areas, the lexical score, and the gate that dropp
 
 The leg ranks come from searches over up to ``probe`` chunks (exact enough to answer "it was
 at rank 195 with a window of 36", the original's release-notes story).
+
+In ``hybrid`` mode the trace also carries the fusion's full-text weight for the question
+(``fusion.question_coverage`` on the first CONTEXT_CANDIDATES full-text hits) and the
+document share: a chunk's fused score is ``(1 - share)`` times its own fusion plus ``share``
+times its document's (the document's best vector chunk and best full-text chunk), so a
+chunk weak in both legs can rank high when another chunk of its document is strong in one.
 """
 from __future__ import annotations
 
@@ -20,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from irisrag.rag import fusion
 from irisrag.rag.lexical import match, terms
 from irisrag.rag.retrieve import Context, RetrievalSettings, build_context
 
@@ -50,6 +57,8 @@ class Trace:
     candidates: int
     chunks: tuple[ChunkTrace, ...]
     context_documents: tuple[int, ...]  # documents that reached the context instead
+    fulltext_weight: float | None = None  # hybrid: the fusion's full-text weight for this question
+    document_share: float | None = None   # hybrid (convex): share of the document-level fusion
 
 
 def inspect_document(
@@ -90,7 +99,18 @@ def inspect_document(
         traces.append(_trace(chunk, vector_ranks.get(chunk.chunk_index), fulltext_ranks.get(chunk.chunk_index),
                              rank, question_terms, gate, positions.get(chunk.chunk_index)))
     others = tuple(dict.fromkeys(c.hit.document_id for c in context.chunks if c.hit.document_id != document_id))
-    return Trace(question, settings.mode, areas, document_id, settings.candidates, tuple(traces), others)
+    weight, share = _fusion(question_terms, text_hits[:settings.candidates], settings)
+    return Trace(question, settings.mode, areas, document_id, settings.candidates, tuple(traces), others,
+                 weight, share)
+
+
+def _fusion(question_terms: frozenset[str], text_hits, settings: RetrievalSettings) -> tuple[float | None, float | None]:
+    """Return the hybrid fusion's full-text weight and document share for the question (None otherwise)."""
+    if settings.mode != "hybrid":
+        return None, None
+    coverage = fusion.question_coverage(question_terms, [(h.document_id, h.text) for h in text_hits], settings.fusion)
+    share = settings.fusion.document_share if settings.fusion.method == "convex" else 0.0
+    return round(fusion.lexical_weight(settings.fusion, coverage), 3), share
 
 
 def _trace(chunk, vector_rank, fulltext_rank, fused_rank, question_terms, gate, position) -> ChunkTrace:

@@ -9,6 +9,7 @@ import pytest
 from irisrag.evaluation.metrics import mrr_at
 from irisrag.rag import fusion
 from irisrag.rag.fusion import FusionSettings
+from irisrag.rag.inspect import inspect_document
 from irisrag.rag.lexical import terms
 from irisrag.rag.retrieve import RetrievalSettings, build_context, rank_candidates
 from irisrag.vectorstore import ChunkIn, VectorStore
@@ -283,3 +284,12 @@ def test_hybrid_ranks_a_document_by_its_best_chunk_in_each_leg(tmp_path):
     assert first_document(FusionSettings()) == 0                                      # the default: both count
     context = build_context(GASKET_Q, [1], embedder=embedder, store=store, settings=RetrievalSettings(mode="hybrid"))
     assert [c.hit.document_id for c in context.candidates[:2]] == [0, 0]
+    # The inspector explains it: the overview chunk has no full-text rank, yet its fused rank is
+    # 2 (after the spec chunk), with the question's full-text weight and the document share.
+    trace = inspect_document(GASKET_Q, [1], 0, 1, embedder=embedder, store=store,
+                             settings=RetrievalSettings(mode="hybrid"))
+    ranks = {c.chunk_index: (c.vector_rank, c.fulltext_rank, c.fused_rank) for c in trace.chunks}
+    assert ranks[0] == (1, None, 2) and ranks[1][1:] == (1, 1) and ranks[1][0] > 2
+    assert trace.document_share == 0.7 and trace.fulltext_weight == 0.65  # gasket, zephyr, pump: 3 of 4 terms
+    assert inspect_document(GASKET_Q, [1], 0, 1, embedder=embedder, store=store,
+                            settings=RetrievalSettings(mode="vector")).fulltext_weight is None
