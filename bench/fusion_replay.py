@@ -1,7 +1,7 @@
 """Replay hybrid fusion variants on retrieval legs collected once per set (how FUSION_* was chosen).
 
     .venv/bin/python bench/fusion_replay.py collect DATASET_DIR [--splits test,train] [--fts-language English]
-    .venv/bin/python bench/fusion_replay.py replay [--variants NAME,...]
+    .venv/bin/python bench/fusion_replay.py replay [--variants NAME,...] [--context]
 
 ``collect`` builds the scratch store exactly as ``flask rag eval`` does (``runner.build_store``:
 the product's chunker 700/150, the USE embedder, ``VectorStore``, its full-text index; the
@@ -13,7 +13,8 @@ cosine to the question), plus the question's normalised terms each chunk holds. 
 
 ``replay`` ranks every question with each fusion variant in milliseconds (documents by their
 best chunk, as the eval) and prints nDCG@10 per set on the tuning half, the held-out half and
-all questions. Halves: the query id's SHA-256 (``irisrag.evaluation.tune.half``): "even" tunes,
+all questions (``--context``: also the share of the relevant documents that the caps, 9
+chunks and at most 4 per document, let into the context; the gate left out). Halves: the query id's SHA-256 (``irisrag.evaluation.tune.half``): "even" tunes,
 "odd" is held out; SciFact tunes on its train split and is held out on its test split.
 The product's fusion (``fusion.py``, settings ``FusionSettings``) is replayed through its own
 functions, so the ``default`` row reproduces ``flask rag eval``'s hybrid nDCG@10.
@@ -101,6 +102,7 @@ def main(argv: list[str] | None = None) -> None:
     c.add_argument("--fts-language", default="English")
     r = sub.add_parser("replay")
     r.add_argument("--variants", default="")
+    r.add_argument("--context", action="store_true", help="also the caps recall of the product's chunk order")
     args = parser.parse_args(argv)
     if args.command == "collect":
         collect(args.directory, args.splits.split(","), args.fts_language)
@@ -108,6 +110,8 @@ def main(argv: list[str] | None = None) -> None:
         from bench import fusion_variants
 
         fusion_variants.report([v for v in args.variants.split(",") if v])
+        if args.context:
+            fusion_variants.context_report()
 
 
 if __name__ == "__main__":

@@ -304,15 +304,15 @@ BEFORE = fusion.FusionSettings(weight_from="all", document_share=0.0)
 VARIANTS: dict[str, Variant] = {
     "vector": leg("dense"),
     "fulltext": leg("lexical"),
-    "before (weight from all candidates, per chunk)": product(BEFORE),
-    "default (weight from both, document share 0.7)": product(fusion.FusionSettings()),
+    "previous default (weight from all candidates; per chunk)": product(BEFORE),
+    "default (weight from both; document share 0.7)": product(fusion.FusionSettings()),
     "weight from the top document alone": product(fusion.FusionSettings(weight_from="top", document_share=0.0)),
-    "weight from both, per chunk": product(fusion.FusionSettings(document_share=0.0)),
+    "weight from both; per chunk": product(fusion.FusionSettings(document_share=0.0)),
     "before + document share 0.7": product(fusion.FusionSettings(weight_from="all")),
     "before + document share 1.0": product(fusion.FusionSettings(weight_from="all", document_share=1.0)),
     "score norm: z-score both legs": generic(cov_weight(), "chunk", "z", "z"),
-    "score norm: cosine minmax, BM25 / max": generic(cov_weight(), "chunk", "minmax", "max"),
-    "score norm: ranks (RRF k=60 shape)": generic(cov_weight(), "chunk", "rank60", "rank60"),
+    "score norm: cosine minmax; BM25 / max": generic(cov_weight(), "chunk", "minmax", "max"),
+    "score norm: ranks (RRF shape k=60)": generic(cov_weight(), "chunk", "rank60", "rank60"),
     "gap10: BM25 (b - b10) / b1": generic(cov_weight(), "chunk", "minmax", "gap10"),
     "separation: weight x ramp(doc2/doc1, 0.8..1.2)": generic(listening(r_full=0.8, r_zero=1.2)),
     "agreement: weight x 0.5 unless top BM25 doc in vector top 5": generic(listening(r_full=2, r_zero=3, agree_n=5,
@@ -323,3 +323,55 @@ VARIANTS: dict[str, Variant] = {
     "oracle: best constant weight per question (upper bound)": None,
 }
 ORACLE = oracle()
+
+
+def chunk_order(settings: fusion.FusionSettings) -> Callable[[dict], list]:
+    """The product's fused chunk order (not documents) for a question's collected legs."""
+    def run(row):
+        weight = fusion.lexical_weight(settings, coverage(row, settings))
+        return fusion.fuse([(k, s) for k, s in row["dense"]], [(k, b) for k, b, _ in row["lexical"]],
+                           weight, settings, document_of=lambda key: key[0])
+    return run
+
+
+def capped(keys: list, total: int = 9, per_document: int = 4) -> set:
+    """The documents of the first CONTEXT_CHUNKS chunks, at most MAX_CHUNKS_PER_DOCUMENT each (no gate)."""
+    kept, count = [], {}
+    for key in keys:
+        if count.get(key[0], 0) < per_document and len(kept) < total:
+            count[key[0]] = count.get(key[0], 0) + 1
+            kept.append(key)
+    return {key[0] for key in kept}
+
+
+def context_report() -> None:
+    """Share of relevant documents that the caps let into the context (full test splits; the gate left out)."""
+    rows = {"previous default (per chunk)": BEFORE,
+            "document share 0.7 lifting every chunk of a document": None,
+            "default (document share 0.7 lifting each document's best chunk)": fusion.FusionSettings()}
+    sets = load_all()
+    print("| caps recall, full test split | " + " | ".join(sets) + " |")
+    print("|---|" + "---|" * len(sets))
+    for label, settings in rows.items():
+        order = chunk_order(settings) if settings is not None else _lift_all
+        cells = []
+        for data in sets.values():
+            tests = [r for r in data["rows"] if r["split"] == "test"]
+            shares = []
+            for row in tests:
+                docs = {data["corpus"][d] for d in capped(order(row))}
+                relevant = data["qrels"][row["id"]]
+                shares.append(sum(1 for d in relevant if d in docs) / len(relevant))
+            cells.append(f"{sum(shares) / len(shares):.3f}")
+        print(f"| {label} | " + " | ".join(cells) + " |", flush=True)
+
+
+def _lift_all(row: dict) -> list:
+    """The first version of the document share: every chunk mixed with its document's score."""
+    settings = fusion.FusionSettings()
+    weight = fusion.lexical_weight(settings, coverage(row, settings))
+    dense, lexical = [(k, s) for k, s in row["dense"]], [(k, b) for k, b, _ in row["lexical"]]
+    chunks = fusion.convex(dict(dense), dict(lexical), weight)
+    docs = fusion.convex(best(dense), best(lexical), weight)
+    scores = {k: 0.3 * v + 0.7 * docs[k[0]] for k, v in chunks.items()}
+    return ranked_docs(scores, [*(k for k, _ in dense), *(k for k, _ in lexical)])

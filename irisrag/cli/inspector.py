@@ -35,7 +35,8 @@ def inspect_command(question: str, document_id: int, user: str | None, areas: tu
     click.echo(f"mode={trace.mode} window={trace.candidates} areas={list(trace.area_ids)}")
     if trace.fulltext_weight is not None:
         click.echo(f"fusion: full-text weight {trace.fulltext_weight:.2f}, document share {trace.document_share:.2f} "
-                   "(fused = (1 - share) x the chunk's own + share x its document's best chunk of each leg)")
+                   "(a document's best chunk: (1 - share) x its own fusion + share x the document's, "
+                   "from its best chunk of each leg; its other chunks: their own)")
     click.echo("chunk  vector  fulltext  fused  lexical  gate")
     for c in trace.chunks:
         gate = c.gate or f"in context [{c.position}]"

@@ -13,7 +13,9 @@ CONTEXT_CANDIDATES chunks, both prefiltered to the permitted areas)::
                                             / (FUSION_COVERAGE_FULL - FUSION_COVERAGE_FLOOR), 0, 1)
     chunk(c) = (1 - w) * minmax(cos)(c) + w * minmax(bm25)(c)
     doc(d)   = (1 - w) * minmax(best cos of d's chunks)(d) + w * minmax(best bm25 of d's chunks)(d)
-    score(c) = (1 - s) * chunk(c) + s * doc(document of c)    (s = FUSION_DOCUMENT_SHARE, 0.7)
+    score(c) = (1 - s) * chunk(c) + s * doc(d)   for the best chunk c of each document d
+                                                 (highest chunk(c); s = FUSION_DOCUMENT_SHARE, 0.7)
+    score(c) = chunk(c)                          for the document's other chunks
 
 ``minmax`` scales a leg's scores to [0, 1] over its own list (chunks, or documents by their
 best chunk); a chunk or document missing from a leg scores 0 there. Ties keep the vector
@@ -22,8 +24,11 @@ together, leans on BM25 (w = 0.65 at coverage >= 0.6); one whose words barely oc
 are scattered over many documents (a German question over English documents, where only a
 name matches) leans on the vector leg, down to the pure vector ranking at coverage <= 0.2.
 The document part lets a document's best vector chunk and its best full-text chunk both
-count even when they are different chunks; the chunk part keeps the better chunk of a
-document first. ``FUSION_WEIGHT_FROM=all`` (found alone) and ``FUSION_DOCUMENT_SHARE=0``
+count even when they are different chunks, so it decides where the document ranks; only
+the document's best chunk carries it, so the document's other chunks do not crowd other
+documents out of the context (with every chunk lifted, SciFact's context recall fell from
+0.780 to 0.761 at the same nDCG, caps replayed without the gate; lifting the best chunk
+alone gives 0.785). ``FUSION_WEIGHT_FROM=all`` (found alone) and ``FUSION_DOCUMENT_SHARE=0``
 give the previous default (per chunk). With FUSION_COVERAGE_FULL <= FUSION_COVERAGE_FLOOR
 the weight is constant (FUSION_LEXICAL_WEIGHT).
 
@@ -61,7 +66,7 @@ class FusionSettings:
     coverage_floor: float = 0.2      # term coverage at or below which the full-text weight is 0
     coverage_full: float = 0.6       # term coverage at or above which it is ``lexical_weight``
     rrf_k: float = 60.0
-    document_share: float = 0.7      # share of the document-level fusion in a chunk's score (0: per chunk)
+    document_share: float = 0.7      # share of the document-level fusion in a document's best chunk (0: per chunk)
     weight_from: str = "both"        # coverage over "all" full-text candidates, of the "top" documents, or their mean
     top_documents: int = 1           # the best full-text documents whose coverage sets the weight ("top", "both")
 
@@ -183,18 +188,31 @@ def best_per_document(scores: Sequence[tuple[K, float]], document_of: Callable[[
 def with_documents(chunk_scores: dict[K, float], dense: Sequence[tuple[K, float]],
                    lexical: Sequence[tuple[K, float]], weight: float, share: float,
                    document_of: Callable[[K], Hashable]) -> dict[K, float]:
-    """Mix each chunk's fused score with its document's (the best chunk of each leg, fused)."""
+    """Lift each document's best chunk by its document's fusion (the best chunk of each leg, fused).
+
+    Only the best chunk (the highest fused chunk score; the first on a tie): a document's
+    other chunks keep their own score, so one document's chunks do not crowd the others out
+    of the context (MAX_CHUNKS_PER_DOCUMENT, CONTEXT_CHUNKS).
+    """
     documents = convex(best_per_document(dense, document_of), best_per_document(lexical, document_of), weight)
-    return {key: (1 - share) * value + share * documents[document_of(key)] for key, value in chunk_scores.items()}
+    best: dict[Hashable, K] = {}
+    for key, value in chunk_scores.items():
+        document = document_of(key)
+        if document not in best or value > chunk_scores[best[document]]:
+            best[document] = key
+    lifted = dict(chunk_scores)
+    for document, key in best.items():
+        lifted[key] = (1 - share) * chunk_scores[key] + share * documents[document]
+    return lifted
 
 
 def fuse(dense: Sequence[tuple[K, float]], lexical: Sequence[tuple[K, float]], weight: float,
          settings: FusionSettings, document_of: Callable[[K], Hashable] | None = None) -> list[K]:
     """Return the keys of both ranked (key, score) lists in fused order, best first.
 
-    With ``document_of`` and a DOCUMENT_SHARE above 0 (convex only), a chunk's score is mixed
-    with its document's: the document's best vector chunk and best full-text chunk both count,
-    even when they are different chunks.
+    With ``document_of`` and a DOCUMENT_SHARE above 0 (convex only), each document's best
+    chunk is lifted by its document's score: the document's best vector chunk and best
+    full-text chunk both count, even when they are different chunks.
     """
     if settings.method == "rrf":
         scores = rrf([[k for k, _ in dense], [k for k, _ in lexical]], [1.0 - weight, weight], settings.rrf_k)

@@ -15,9 +15,9 @@ at rank 195 with a window of 36", the original's release-notes story).
 
 In ``hybrid`` mode the trace also carries the fusion's full-text weight for the question
 (``fusion.question_coverage`` on the first CONTEXT_CANDIDATES full-text hits) and the
-document share: a chunk's fused score is ``(1 - share)`` times its own fusion plus ``share``
-times its document's (the document's best vector chunk and best full-text chunk), so a
-chunk weak in both legs can rank high when another chunk of its document is strong in one.
+document share: a document's best chunk scores ``(1 - share)`` times its own fusion plus
+``share`` times its document's (the document's best vector chunk and best full-text chunk),
+so a document can rank high on two different chunks, one strong in each leg.
 """
 from __future__ import annotations
 

@@ -206,7 +206,8 @@ def test_fusion_per_document_counts_both_legs_best_chunks():
     per_chunk = fusion.fuse(dense, lexical, 0.5, FusionSettings())
     assert per_chunk[0] == ("B", 0)  # 0.5 * 0.625 + 0.5 * 0.625 beats a0 (0.5 + 0) and a1 (0 + 0.5)
     by_document = fusion.fuse(dense, lexical, 0.5, FusionSettings(document_share=0.5), document_of=lambda k: k[0])
-    assert by_document[:2] == [("A", 0), ("A", 1)]  # A first in both legs: 0.5 * 0.5 + 0.5 * 1.0 = 0.75 > 0.625
+    # A first in both legs lifts its best chunk a0: 0.5 * 0.5 + 0.5 * 1.0 = 0.75 > 0.625; a1 keeps its own 0.5
+    assert by_document == [("A", 0), ("B", 0), ("A", 1), ("C", 0)]
     assert set(by_document) == set(per_chunk)
     assert fusion.fuse(dense, lexical, 0.5, FusionSettings(document_share=0.5)) == per_chunk  # no document_of
 
@@ -233,7 +234,9 @@ def test_fusion_default_counts_a_documents_best_chunk_of_each_leg():
     lexical = [(("A", 1), 9.0), (("B", 0), 6.0), (("C", 0), 1.0)]
     per_chunk = FusionSettings(document_share=0.0)
     assert fusion.fuse(dense, lexical, 0.5, per_chunk, document_of=lambda k: k[0])[0] == ("B", 0)
-    assert fusion.fuse(dense, lexical, 0.5, FusionSettings(), document_of=lambda k: k[0])[:2] == [("A", 0), ("A", 1)]
+    # A's best chunk is lifted (0.3 * 0.5 + 0.7 * 1.0); its other chunk keeps its own score, after B
+    assert fusion.fuse(dense, lexical, 0.5, FusionSettings(), document_of=lambda k: k[0]) == \
+        [("A", 0), ("B", 0), ("A", 1), ("C", 0)]
 
 
 def test_fusion_weight_listens_to_the_best_fulltext_document():
@@ -283,13 +286,13 @@ def test_hybrid_ranks_a_document_by_its_best_chunk_in_each_leg(tmp_path):
     assert first_document(FusionSettings(weight_from="all", document_share=0.0)) == 1  # per chunk: each leg half
     assert first_document(FusionSettings()) == 0                                      # the default: both count
     context = build_context(GASKET_Q, [1], embedder=embedder, store=store, settings=RetrievalSettings(mode="hybrid"))
-    assert [c.hit.document_id for c in context.candidates[:2]] == [0, 0]
-    # The inspector explains it: the overview chunk has no full-text rank, yet its fused rank is
-    # 2 (after the spec chunk), with the question's full-text weight and the document share.
+    assert [(c.hit.document_id, c.hit.chunk_index) for c in context.candidates[:3]] == [(0, 1), (1, 0), (0, 0)]
+    # The inspector explains it: the spec chunk, far in vector space, is fused first (its
+    # document's best vector chunk counts for it), with the question's full-text weight and share.
     trace = inspect_document(GASKET_Q, [1], 0, 1, embedder=embedder, store=store,
                              settings=RetrievalSettings(mode="hybrid"))
     ranks = {c.chunk_index: (c.vector_rank, c.fulltext_rank, c.fused_rank) for c in trace.chunks}
-    assert ranks[0] == (1, None, 2) and ranks[1][1:] == (1, 1) and ranks[1][0] > 2
+    assert ranks[0] == (1, None, 3) and ranks[1][1:] == (1, 1) and ranks[1][0] > 2
     assert trace.document_share == 0.7 and trace.fulltext_weight == 0.65  # gasket, zephyr, pump: 3 of 4 terms
     assert inspect_document(GASKET_Q, [1], 0, 1, embedder=embedder, store=store,
                             settings=RetrievalSettings(mode="vector")).fulltext_weight is None
