@@ -1,7 +1,7 @@
 """Replay hybrid fusion variants on retrieval legs collected once per set (how FUSION_* was chosen).
 
     .venv/bin/python bench/fusion_replay.py collect DATASET_DIR [--splits test,train] [--fts-language English]
-    .venv/bin/python bench/fusion_replay.py replay [--variants NAME,...] [--context]
+    .venv/bin/python bench/fusion_replay.py replay [--variants NAME,...] [--context] [--grid]
 
 ``collect`` builds the scratch store exactly as ``flask rag eval`` does (``runner.build_store``:
 the product's chunker 700/150, the USE embedder, ``VectorStore``, its full-text index; the
@@ -103,12 +103,16 @@ def main(argv: list[str] | None = None) -> None:
     r = sub.add_parser("replay")
     r.add_argument("--variants", default="")
     r.add_argument("--context", action="store_true", help="also the caps recall of the product's chunk order")
+    r.add_argument("--grid", action="store_true", help="only the selection grid (about 7 minutes)")
     args = parser.parse_args(argv)
     if args.command == "collect":
         collect(args.directory, args.splits.split(","), args.fts_language)
     else:
         from bench import fusion_variants
 
+        if args.grid:
+            fusion_variants.grid()
+            return
         fusion_variants.report([v for v in args.variants.split(",") if v])
         if args.context:
             fusion_variants.context_report()
