@@ -49,6 +49,20 @@ def test_cli_ask_refuses_areas_the_user_may_not_query(app, library):
     assert run(app, "ask", "x" * 4001, "--user", "alice").exit_code == 1
 
 
+def test_cli_ask_continues_a_conversation_of_the_user_only(app, library):
+    first = json.loads(run(app, "ask", QUESTION, "--user", "alice", "--json").output)
+    conversation = first["conversation_id"]
+    assert isinstance(conversation, int) and first["search_query"] == QUESTION
+    alone = json.loads(run(app, "ask", "Und wo steht das?", "--user", "alice", "--json").output)
+    assert alone["search_query"] == "Und wo steht das?" and alone["conversation_id"] != conversation
+    follow = run(app, "ask", "Und wo steht das?", "--user", "alice", "--conversation", str(conversation), "--json")
+    data = json.loads(follow.output)
+    assert "OpenTelemetry" in data["search_query"] and "otel.yaml" in data["answer"]
+    assert data["conversation_id"] == conversation
+    foreign = run(app, "ask", "Und dort?", "--user", "carol", "--conversation", str(conversation))
+    assert foreign.exit_code == 1 and "otel" not in foreign.output
+
+
 def test_cli_ask_text_prints_answer_and_sources(app, library):
     result = run(app, "ask", QUESTION, "--user", "carol", "--area", "Alpha", "--no-llm")
     assert result.exit_code == 0, result.output

@@ -18,7 +18,7 @@ from irisrag.llm_auto import AutoLLM
 from irisrag.models import Area, User
 from irisrag.rag.answer import to_terminal
 from irisrag.services import admin as admin_service
-from irisrag.services import asking, llm_check
+from irisrag.services import asking, conversations, llm_check
 from irisrag.vectorstore import table_name
 
 _AREA_HELP = "Area name (repeatable); default: all areas the user may query."
@@ -36,6 +36,7 @@ def result_json(result: asking.AskResult) -> dict:
     """Return the ``--json`` document of an answer."""
     return {
         "answer": to_terminal(result.answer_text),
+        "search_query": result.search_query,
         "llm": result.llm,
         "extractive": result.extractive,
         "error": " ".join(filter(None, [english_stored(result.error), result.error_detail])) or None,
@@ -74,12 +75,20 @@ def _echo_result(result: asking.AskResult) -> None:
 @click.option("--user", "username", required=True, help="Ask as this user; only their areas are searched.")
 @click.option("--area", "areas", multiple=True, help=_AREA_HELP)
 @click.option("--no-llm", is_flag=True, help="Do not call the language model: extractive answer.")
+@click.option("--conversation", "conversation_id", type=int, default=None,
+              help="Continue this conversation of USER's (its id, as in /c/<id>): a follow-up is searched "
+                   "with what it refers to, and the question is recorded in it.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def ask_command(question: str, username: str, areas: tuple[str, ...], no_llm: bool, as_json: bool) -> None:
+def ask_command(question: str, username: str, areas: tuple[str, ...], no_llm: bool, conversation_id: int | None,
+                as_json: bool) -> None:
     """Answer QUESTION from the documents USER may query (foreign areas are refused)."""
-    result = asking.ask(_user_id(username), question, _area_ids(areas), strict=True, use_llm=not no_llm)
+    user_id = _user_id(username)
+    previous = conversations.previous_turns(user_id, conversation_id) if conversation_id is not None else ()
+    result = asking.ask(user_id, question, _area_ids(areas), strict=True, use_llm=not no_llm,
+                        previous=previous, conversation_id=conversation_id)
     if as_json:
-        click.echo(json.dumps(result_json(result), indent=2, ensure_ascii=False))
+        recorded = conversations.conversation_of(user_id, result.question_id) if result.question_id else None
+        click.echo(json.dumps({**result_json(result), "conversation_id": recorded}, indent=2, ensure_ascii=False))
     else:
         _echo_result(result)
 

@@ -37,8 +37,9 @@ def inspect_command(question: str, document_id: int, user: str | None, areas: tu
         click.echo(f"fusion: full-text weight {trace.fulltext_weight:.2f}, document share {trace.document_share:.2f} "
                    "(a document's best chunk: (1 - share) x its own fusion + share x the document's, "
                    "from its best chunk of each leg; its other chunks: their own)")
-    click.echo("chunk  vector  fulltext  fused  lexical  gate")
+    click.echo("chunk  vector  fulltext  fused  lexical  evidence  gate")
     for c in trace.chunks:
         gate = c.gate or f"in context [{c.position}]"
+        evidence = "-" if c.evidence is None else f"{c.evidence:.3f}"
         click.echo(f"{c.chunk_index:>5}  {c.vector_rank or '-':>6}  {c.fulltext_rank or '-':>8}  "
-                   f"{c.fused_rank or '-':>5}  {c.lexical_score:>7}  {gate}")
+                   f"{c.fused_rank or '-':>5}  {c.lexical_score:>7}  {evidence:>8}  {gate}")

@@ -79,7 +79,8 @@ def trace(context: Context, corpus_ids: Sequence[str], relevant: Mapping[str, in
             "chunks": [{"chunk": c.hit.chunk_index, "fused_rank": c.hit.rank + 1,
                         "vector_rank": legs.vector.get((doc, c.hit.chunk_index)) if legs else None,
                         "fulltext_rank": legs.fulltext.get((doc, c.hit.chunk_index)) if legs else None,
-                        "lexical_score": c.match.score, "terms": sorted(c.match.terms), "gate": c.gate}
+                        "lexical_score": c.match.score, "terms": sorted(c.match.terms), "gate": c.gate,
+                        "evidence": None if c.evidence is None else round(c.evidence, 4)}
                        for c in sorted(chunks, key=lambda c: c.hit.rank)]}
     return {"relevant": documents, "empty_context": not context.chunks,
             "context": [corpus_ids[d] for d in context_documents(context)],

@@ -5,6 +5,8 @@ fused rank among the permitted areas, the lexical score, and the gate that dropp
 
 ``area_filter``       the document's area is not among the searched areas
 ``candidate_window``  ranked below CONTEXT_CANDIDATES in the retrieval mode used
+``evidence``          GATE_RULE evidence: no chunk of the first documents had enough evidence,
+                      the question counts as off-topic (``gate.py``)
 ``lexical``           shares too few normalised terms with the question (MIN_MATCH_*)
 ``document_cap``      MAX_CHUNKS_PER_DOCUMENT chunks of this document were taken already
 ``total_cap``         CONTEXT_CHUNKS were taken already
@@ -46,6 +48,7 @@ class ChunkTrace:
     lexical_terms: tuple[str, ...]
     gate: str | None            # None: in the context
     position: int | None        # the [n] number in the prompt
+    evidence: float | None = None  # GATE_RULE evidence: the chunk's evidence score (first documents only)
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,8 @@ def inspect_document(
         rank, candidate = fused.get(chunk.chunk_index, (None, None))
         gate = GATE_WINDOW if candidate is None else candidate.gate
         traces.append(_trace(chunk, vector_ranks.get(chunk.chunk_index), fulltext_ranks.get(chunk.chunk_index),
-                             rank, question_terms, gate, positions.get(chunk.chunk_index)))
+                             rank, question_terms, gate, positions.get(chunk.chunk_index),
+                             candidate.evidence if candidate is not None else None))
     others = tuple(dict.fromkeys(c.hit.document_id for c in context.chunks if c.hit.document_id != document_id))
     weight, share = _fusion(question_terms, text_hits[:settings.candidates], settings)
     return Trace(question, settings.mode, areas, document_id, settings.candidates, tuple(traces), others,
@@ -113,7 +117,9 @@ def _fusion(question_terms: frozenset[str], text_hits, settings: RetrievalSettin
     return round(fusion.lexical_weight(settings.fusion, coverage), 3), share
 
 
-def _trace(chunk, vector_rank, fulltext_rank, fused_rank, question_terms, gate, position) -> ChunkTrace:
+def _trace(chunk, vector_rank, fulltext_rank, fused_rank, question_terms, gate, position,
+           evidence: float | None = None) -> ChunkTrace:
     found = match(question_terms, chunk.text)
     return ChunkTrace(chunk.chunk_index, chunk.page, chunk.text, vector_rank, fulltext_rank, fused_rank,
-                      round(found.score, 2), tuple(sorted(found.terms)), gate, position)
+                      round(found.score, 2), tuple(sorted(found.terms)), gate, position,
+                      None if evidence is None else round(evidence, 3))

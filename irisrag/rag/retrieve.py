@@ -10,31 +10,36 @@ Stages (SPEC 5), each timed in ``Context.timings`` (seconds):
 ``fuse``     hybrid only: both lists merged into one ranking (``fusion.py``), cut to
              CONTEXT_CANDIDATES; every candidate keeps its cosine similarity as ``score``
              and gets its fused rank as ``rank``
-``lexical`` match each candidate's text against the question's normalised terms; a
-            candidate passes when it shares at least ``min(MIN_MATCH_TERMS, number of
-            question terms)`` terms, or its lexical score is at least MIN_MATCH_SCORE
-            (the clamp lets a one-word question such as "OpenTelemetry?" find anything).
-            With GATE_RULE ``ranked`` (the default; ``lexical`` is the original's rule
-            alone) a chunk also passes on the ranking's own evidence (``GateSettings``):
-            its document is among the first GATE_TOP_DOCUMENTS of the ranking and its
-            cosine similarity is at least GATE_MIN_SIMILARITY, so a question whose words
-            differ from the document's (another language, a paraphrase) still gets the
-            passages the ranking is sure of, while an off-topic question (no similar
-            chunk) still gets none
+``lexical`` match each candidate's text against the question's normalised terms, then the
+            gate (GATE_RULE, ``gate.py``): ``lexical``, the original's rule, passes a candidate
+            that shares at least ``min(MIN_MATCH_TERMS, number of question terms)`` terms or
+            has a lexical score of at least MIN_MATCH_SCORE (the clamp lets a one-word question
+            such as "OpenTelemetry?" find anything); ``ranked`` also passes a chunk of the first
+            GATE_TOP_DOCUMENTS documents with a cosine of at least GATE_MIN_SIMILARITY;
+            ``evidence`` (the app's default) first asks whether any chunk of the first
+            GATE_TOP_DOCUMENTS documents has enough evidence (cosine plus the IDF-weighted share
+            of the question's terms it covers, minus the share it lacks that the candidates hold
+            elsewhere): if none has, the question is off-topic and nothing passes; otherwise
+            the chunks of the documents that have pass, and any other chunk on the lexical
+            rule. So a question
+            in another language than its document (no shared words, a modest cosine) gets the
+            passages the ranking is sure of, and an off-topic question whose words occur in
+            unrelated places gets none
 ``expand``  optional (QUERY_EXPANSION, ``expand.py``): the LLM's keywords for the question,
             added to the full-text query, the fusion's and the lexical gate's terms
 ``rerank``  optional (RERANKER, ``rerank.py``): the top RERANK_TOP_N candidates re-ordered
             by a second embedder or the LLM as a judge
 ``select``  in candidate-rank order, at most MAX_CHUNKS_PER_DOCUMENT (4) per document and
             CONTEXT_CHUNKS (9) in all
-``sources`` found sources from every lexically passing candidate (see ``sources.py``)
+``sources`` found sources from every candidate that passed the gate (see ``sources.py``)
 
 The mode comes from ``RetrievalSettings.mode`` (RETRIEVAL_MODE; the dataclass default is the
 original's ``vector``) unless ``build_context`` is given one. A store with vector search only
 (``ChunkSearch``) gives ``hybrid`` an empty full-text leg, i.e. the vector ranking.
 
 Every candidate is kept in ``Context.candidates`` with the gate that dropped it
-(``lexical``, ``document_cap``, ``total_cap``; None if kept) for the retrieval inspector.
+(``evidence``, ``lexical``, ``document_cap``, ``total_cap``; None if kept) and, with rule
+``evidence``, its evidence score, for the retrieval inspector.
 No selected area means no embedding call and no search.
 """
 from __future__ import annotations
@@ -49,6 +54,7 @@ import numpy as np
 
 from irisrag.rag import fusion
 from irisrag.rag.fusion import FusionSettings
+from irisrag.rag.gate import GATE_RULES, GateSettings, document_evidence, on_topic  # noqa: F401  (public here too)
 from irisrag.rag.lexical import LexicalMatch, match, terms
 from irisrag.rag.sources import Source, found_sources
 
@@ -58,6 +64,7 @@ if TYPE_CHECKING:
     from irisrag.vectorstore import Hit, TextHit
 
 GATE_LEXICAL = "lexical"
+GATE_EVIDENCE = "evidence"   # rule evidence: no chunk of the first documents has enough evidence (off-topic)
 GATE_DOCUMENT_CAP = "document_cap"
 GATE_TOTAL_CAP = "total_cap"
 TIMING_KEYS = ("expand", "embed", "search", "fulltext", "fuse", "rerank", "lexical", "select", "sources",
@@ -76,30 +83,6 @@ class ChunkSearch(Protocol):
 class FulltextSearch(Protocol):
     def search_fulltext(self, text: str, area_ids: Sequence[int], k: int, *,
                         vector: np.ndarray | None = None) -> list[TextHit]: ...
-
-
-GATE_RULES = ("ranked", "lexical")
-
-
-@dataclass(frozen=True)
-class GateSettings:
-    """When a chunk that fails the lexical rule still reaches the context (rule ``ranked``)."""
-
-    rule: str = "ranked"            # "lexical": the original's rule alone
-    top_documents: int = 3          # the ranking's first documents whose chunks may pass on similarity
-    min_similarity: float = 0.35    # ... when the chunk's cosine similarity is at least this (USE)
-
-    def __post_init__(self) -> None:
-        if self.rule not in GATE_RULES:
-            raise ValueError(f"unknown gate rule {self.rule!r}; one of {', '.join(GATE_RULES)}")
-
-    @classmethod
-    def from_config(cls, config: Mapping[str, Any], default: GateSettings | None = None) -> GateSettings:
-        """Build gate settings from an app config mapping, ``default``'s values for missing keys."""
-        default = default or cls()
-        return cls(rule=str(config.get("GATE_RULE", default.rule)).strip().lower(),
-                   top_documents=int(config.get("GATE_TOP_DOCUMENTS", default.top_documents)),
-                   min_similarity=float(config.get("GATE_MIN_SIMILARITY", default.min_similarity)))
 
 
 @dataclass(frozen=True)
@@ -158,6 +141,7 @@ class Candidate:
     match: LexicalMatch
     kept: bool
     gate: str | None
+    evidence: float | None = None   # rule evidence: its document's evidence (first GATE_TOP_DOCUMENTS documents)
 
 
 @dataclass(frozen=True)
@@ -226,8 +210,8 @@ def build_context(
         with timer.stage("lexical"):
             matches = [match(question_terms, hit.text) for hit in hits]
         with timer.stage("select"):
-            candidates = _gate(hits, matches, question_terms, settings)
-            chunks = _numbered(candidates)
+            candidates = gate_candidates(hits, matches, question_terms, settings)
+            chunks = numbered(candidates)
         with timer.stage("sources"):
             sources = found_sources(candidates, question_terms, settings)
     return Context(question, areas, chunks, tuple(candidates), sources, timer.timings, question_terms)
@@ -318,30 +302,44 @@ def fuse_candidates(dense: Sequence[Hit], lexical: Sequence[TextHit], question_t
     return [replace(by_key[key], rank=rank) for rank, key in enumerate(order[: settings.candidates])]
 
 
-def _gate(
-    hits: Sequence[Hit], matches: Sequence[LexicalMatch], question_terms: frozenset[str],
-    settings: RetrievalSettings,
-) -> list[Candidate]:
-    per_document: dict[int, int] = {}
+def gate_candidates(hits: Sequence[Hit], matches: Sequence[LexicalMatch], question_terms: frozenset[str],
+                    settings: RetrievalSettings) -> list[Candidate]:
+    """Apply the gate (GATE_RULE, ``gate.py``) and the caps to ranked candidates, in rank order."""
+    pairs = sorted(zip(hits, matches, strict=True), key=lambda pair: pair[0].rank)
     document_rank: dict[int, int] = {}
+    ranks = [document_rank.setdefault(hit.document_id, len(document_rank)) for hit, _ in pairs]
+    passing = _passing(pairs, ranks, question_terms, settings)
+    per_document: dict[int, int] = {}
     kept_total = 0
     result: list[Candidate] = []
-    for hit, found in sorted(zip(hits, matches, strict=True), key=lambda pair: pair[0].rank):
-        gate: str | None = None
-        rank = document_rank.setdefault(hit.document_id, len(document_rank))
-        if not (passes_lexical(found, question_terms, settings) or passes_ranking(hit, rank, settings.gate)):
-            gate = GATE_LEXICAL
-        elif per_document.get(hit.document_id, 0) >= settings.max_chunks_per_document:
+    for (hit, found), (gate, evidence) in zip(pairs, passing, strict=True):
+        if gate is None and per_document.get(hit.document_id, 0) >= settings.max_chunks_per_document:
             gate = GATE_DOCUMENT_CAP
-        elif kept_total >= settings.context_chunks:
+        elif gate is None and kept_total >= settings.context_chunks:
             gate = GATE_TOTAL_CAP
-        else:
+        elif gate is None:
             per_document[hit.document_id] = per_document.get(hit.document_id, 0) + 1
             kept_total += 1
-        result.append(Candidate(hit, found, gate is None, gate))
+        result.append(Candidate(hit, found, gate is None, gate, evidence))
     return result
 
 
-def _numbered(candidates: Sequence[Candidate]) -> tuple[ContextChunk, ...]:
+def _passing(pairs: Sequence[tuple[Hit, LexicalMatch]], ranks: Sequence[int], question_terms: frozenset[str],
+             settings: RetrievalSettings) -> list[tuple[str | None, float | None]]:
+    """Return each candidate's gate verdict before the caps (None: passes) and its evidence score."""
+    gate = settings.gate
+    if gate.rule != "evidence":
+        return [(None if passes_lexical(found, question_terms, settings) or passes_ranking(hit, rank, gate)
+                 else GATE_LEXICAL, None) for (hit, found), rank in zip(pairs, ranks, strict=True)]
+    evidence = document_evidence([h for h, _ in pairs], [m for _, m in pairs], ranks, question_terms, gate)
+    scores = [evidence.get(hit.document_id) for hit, _ in pairs]
+    if not on_topic(evidence, gate):
+        return [(GATE_EVIDENCE, e) for e in scores]
+    return [(None if (e is not None and e >= gate.min_evidence) or passes_lexical(found, question_terms, settings)
+             else GATE_LEXICAL, e) for (_, found), e in zip(pairs, scores, strict=True)]
+
+
+def numbered(candidates: Sequence[Candidate]) -> tuple[ContextChunk, ...]:
+    """Number the kept candidates [1], [2], ... in rank order."""
     kept = (c for c in candidates if c.kept)
     return tuple(ContextChunk(c.hit, c.match, n) for n, c in enumerate(kept, start=1))

@@ -2,7 +2,7 @@
 
 The rule (the README copies this):
 
-1. Look at every candidate that passed the lexical filter, whether or not it made it
+1. Look at every candidate that passed the gate (GATE_RULE), whether or not it made it
    into the context (the per-document and total caps do not matter here).
 2. Passage score of a chunk::
 
@@ -36,6 +36,8 @@ from irisrag.rag.lexical import normal_form, tokens
 
 if TYPE_CHECKING:
     from irisrag.rag.retrieve import Candidate
+
+GATE_DROPPED = ("lexical", "evidence")   # the gate's verdicts (retrieve.py); the caps' do not count here
 
 
 class SourceSettings(Protocol):
@@ -92,7 +94,7 @@ def found_sources(
     """Return the documents to show as found sources, best first (see the module docstring)."""
     groups: dict[int, list[Candidate]] = defaultdict(list)
     for candidate in candidates:
-        if candidate.gate != "lexical":
+        if candidate.gate not in GATE_DROPPED:
             groups[candidate.hit.document_id].append(candidate)
     best_rank = {doc: min(c.hit.rank for c in group) for doc, group in groups.items()}
     sources = [_source(group, question_terms, settings.found_sources_chunks) for group in groups.values()]

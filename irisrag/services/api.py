@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import BinaryIO
 
 from irisrag.errors import Forbidden, NotFound, ValidationError
 from irisrag.i18n import N_
 from irisrag.models import Area, Document
+from irisrag.rag.followup import PreviousTurn
 from irisrag.services import api_keys, asking
 from irisrag.services import documents as document_service
 from irisrag.services.access import Permitted
@@ -45,29 +46,34 @@ def _query_areas(principal: KeyPrincipal, requested: Iterable[int | str] | None)
     return reach, chosen
 
 
-def retrieve(principal: KeyPrincipal, question: str | None, requested: Iterable[int | str] | None) -> asking.Retrieved:
-    """Build the context for a question in the key's (selected) areas, without calling a model."""
+def retrieve(principal: KeyPrincipal, question: str | None, requested: Iterable[int | str] | None, *,
+             previous: Sequence[PreviousTurn] = ()) -> asking.Retrieved:
+    """Build the context for a question in the key's (selected) areas, without calling a model.
+
+    ``previous`` turns (the client's conversation, oldest first) make it a follow-up: without a
+    model the previous question's key terms complete an elliptic question (``rag.followup``).
+    """
     text = asking.validate_question(question)
     _reach, area_ids = _query_areas(principal, requested)
-    found = asking.retrieve(text, area_ids)
+    found = asking.retrieve(text, area_ids, previous=previous)
     timings = {**found.timings, "total": time.perf_counter() - found.started}
     return replace(found, timings=timings)
 
 
 def answer(principal: KeyPrincipal, question: str | None, requested: Iterable[int | str] | None, *,
-           use_llm: bool = True) -> asking.AskResult:
-    """Answer a question from the key's (selected) areas."""
+           use_llm: bool = True, previous: Sequence[PreviousTurn] = ()) -> asking.AskResult:
+    """Answer a question from the key's (selected) areas; ``previous``: the client's earlier turns."""
     text = asking.validate_question(question)
     reach, area_ids = _query_areas(principal, requested)
-    return asking.ask(reach, text, area_ids, strict=True, use_llm=use_llm)
+    return asking.ask(reach, text, area_ids, strict=True, use_llm=use_llm, previous=previous)
 
 
 def stream_answer(principal: KeyPrincipal, question: str | None, requested: Iterable[int | str] | None, *,
-                  use_llm: bool = True) -> Iterator[asking.Event]:
+                  use_llm: bool = True, previous: Sequence[PreviousTurn] = ()) -> Iterator[asking.Event]:
     """Stream an answer from the key's (selected) areas; bad input, areas and search failures raise first."""
     text = asking.validate_question(question)
     reach, area_ids = _query_areas(principal, requested)
-    return asking.stream(reach, text, area_ids, strict=True, use_llm=use_llm)
+    return asking.stream(reach, text, area_ids, strict=True, use_llm=use_llm, previous=previous)
 
 
 # --- documents ------------------------------------------------------------------

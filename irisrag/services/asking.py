@@ -213,15 +213,16 @@ def stream_from_web(who: int | access.Permitted, question: str | None, requested
 
 def ask(who: int | access.Permitted, question: str | None, area_ids: Iterable[int] | None, *,
         strict: bool = True, use_llm: bool = True, record: bool = True,
-        previous: Sequence[PreviousTurn] = ()) -> AskResult:
+        previous: Sequence[PreviousTurn] = (), conversation_id: int | None = None) -> AskResult:
     """Answer a CLI or API question; ``None`` areas means all permitted ones, foreign ones raise Forbidden.
 
-    ``record=False`` keeps the question out of the history (benchmarks, the inspector).
+    ``record=False`` keeps the question out of the history (benchmarks, the inspector);
+    ``conversation_id`` (the caller checked it is the user's) records it into that conversation.
     """
     permitted = access.permitted(who)
     llm = _llm(use_llm)
     found = retrieve(*_checked_question(permitted, question, area_ids, strict=strict), previous=previous, llm=llm)
-    return _answered(permitted.user_id, found, llm, record=record)
+    return _answered(permitted.user_id, replace(found, conversation_id=conversation_id), llm, record=record)
 
 
 def stream(who: int | access.Permitted, question: str | None, area_ids: Iterable[int] | None, *,

@@ -17,6 +17,7 @@ from werkzeug.exceptions import HTTPException
 from irisrag.errors import IrisRagError, NotFound, ValidationError
 from irisrag.i18n import N_, english_stored
 from irisrag.models import Area, Document
+from irisrag.rag.followup import PreviousTurn
 from irisrag.services import api as api_service
 from irisrag.services import asking
 from irisrag.web import openapi, stream
@@ -26,6 +27,13 @@ log = logging.getLogger(__name__)
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "too_large",
               415: "unsupported_media_type", 429: "rate_limited", 500: "internal"}
+
+
+MAX_PREVIOUS_TURNS = 20
+MAX_PREVIOUS_ANSWER_CHARS = 20_000
+MAX_QUESTION_CHARS = asking.MAX_QUESTION_CHARS
+BAD_PREVIOUS = N_("previous must be a list of at most %(turns)d objects, each with a question (1 to 4000 "
+                  "characters) and an answer (at most %(chars)d characters).")
 
 
 class InvalidJSON(ValidationError):
@@ -49,7 +57,7 @@ def list_areas():
 @key_required
 def retrieve():
     data = _json_body()
-    found = api_service.retrieve(current_key(), _text(data, "question"), _areas(data))
+    found = api_service.retrieve(current_key(), _text(data, "question"), _areas(data), previous=_previous(data))
     return jsonify(_retrieval(found))
 
 
@@ -58,10 +66,11 @@ def retrieve():
 def answer():
     data = _json_body()
     use_llm, streamed = _flag(data, "use_llm", True), _flag(data, "stream", False)
+    question, areas, previous = _text(data, "question"), _areas(data), _previous(data)
     if streamed:  # server-sent events: sources, token..., done | error (see web.stream)
-        events = api_service.stream_answer(current_key(), _text(data, "question"), _areas(data), use_llm=use_llm)
+        events = api_service.stream_answer(current_key(), question, areas, use_llm=use_llm, previous=previous)
         return stream.event_response(stream.api_events(events, _answer))
-    result = api_service.answer(current_key(), _text(data, "question"), _areas(data), use_llm=use_llm)
+    result = api_service.answer(current_key(), question, areas, use_llm=use_llm, previous=previous)
     return jsonify(_answer(result))
 
 
@@ -203,6 +212,21 @@ def _areas(data: dict[str, Any]) -> list[int | str] | None:
     return value
 
 
+def _previous(data: dict[str, Any]) -> list[PreviousTurn]:
+    """Return the client's earlier turns (``previous``: objects with question and answer), oldest first."""
+    value = data.get("previous", [])
+    if not isinstance(value, list) or len(value) > MAX_PREVIOUS_TURNS or not all(map(_is_turn, value)):
+        raise ValidationError(BAD_PREVIOUS, field="previous",
+                              params={"turns": MAX_PREVIOUS_TURNS, "chars": MAX_PREVIOUS_ANSWER_CHARS})
+    return [PreviousTurn(t["question"].strip(), t.get("answer", "").strip()) for t in value]
+
+
+def _is_turn(value: Any) -> bool:
+    return (isinstance(value, dict) and isinstance(value.get("question"), str)
+            and isinstance(value.get("answer", ""), str) and 0 < len(value["question"].strip()) <= MAX_QUESTION_CHARS
+            and len(value.get("answer", "")) <= MAX_PREVIOUS_ANSWER_CHARS)
+
+
 def _area_ref(value: Any) -> int | str | None:
     """Return an area id (digits) or name from a query, form or JSON value."""
     if isinstance(value, bool) or (value is not None and not isinstance(value, (int, str))):
@@ -262,7 +286,8 @@ def _retrieval(found: asking.Retrieved) -> dict[str, Any]:
               for c in found.context.chunks if c.hit.document_id in found.documents]
     sources = [{"document_id": s.document_id, "score": round(s.score, 4)}
                for s in found.context.sources if s.document_id in found.documents]
-    return {"question": found.question, "areas": list(found.areas), "chunks": chunks, "sources": sources,
+    return {"question": found.question, "areas": list(found.areas), "search_query": found.search_query or found.question,
+            "chunks": chunks, "sources": sources,
             "documents": [_document_ref(d) for d in found.documents.values()], "timings": _timings(found.timings)}
 
 
@@ -275,6 +300,7 @@ def _citation(citation: Any) -> Any:
 def _answer(result) -> dict[str, Any]:
     return {
         "question": result.question, "areas": list(result.area_ids), "status": result.status,
+        "search_query": result.search_query or result.question,
         "answer": result.answer_text, "llm": result.llm, "extractive": result.extractive,
         "notice": result.notice, "error": english_stored(result.error) or None,
         "error_detail": result.error_detail if current_key().is_admin else None,

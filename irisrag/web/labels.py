@@ -17,7 +17,7 @@ STATUS = {
 }
 GATE = {
     "area_filter": N_("area not searched"), "candidate_window": N_("outside the candidate window"),
-    "lexical": N_("too few shared terms"), "document_cap": N_("per-document limit reached"),
+    "evidence": N_("off-topic: too little evidence"), "lexical": N_("too few shared terms"), "document_cap": N_("per-document limit reached"),
     "total_cap": N_("context full"),
 }
 MODE = {"vector": N_("vector search"), "fulltext": N_("full-text search"), "hybrid": N_("hybrid search")}

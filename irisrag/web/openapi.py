@@ -45,6 +45,8 @@ _AREA_REFS = {
     "description": "Area ids or names; omitted: every area the key reaches. "
                    "Naming any other area is refused with 403.",
 }
+_SEARCH_QUERY = {"type": "string", "description": "What retrieval searched for: the question, or a follow-up "
+                                                   "rewritten or completed from previous."}
 
 SCHEMAS: dict[str, Any] = {
     "Error": {
@@ -65,8 +67,16 @@ SCHEMAS: dict[str, Any] = {
     "AreaRef": {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}},
     "Question": {
         "type": "object", "required": ["question"],
-        "properties": {"question": {"type": "string", "maxLength": 4000}, "areas": _AREA_REFS},
+        "properties": {"question": {"type": "string", "maxLength": 4000}, "areas": _AREA_REFS,
+                       "previous": {"type": "array", "maxItems": 20, "items": _ref("PreviousTurn"),
+                                    "description": "The conversation so far, oldest first: a follow-up such as "
+                                                   "\"and in 2020?\" is searched with what it refers to (rewritten "
+                                                   "by the model, or completed with the previous question's key "
+                                                   "terms without one), and the model sees these turns."}},
     },
+    "PreviousTurn": {"type": "object", "required": ["question"], "properties": {
+        "question": {"type": "string", "minLength": 1, "maxLength": 4000},
+        "answer": {"type": "string", "maxLength": 20000, "default": ""}}},
     "AnswerRequest": {
         "allOf": [_ref("Question"), {"type": "object", "properties": {
             "use_llm": {"type": "boolean", "default": True,
@@ -88,7 +98,7 @@ SCHEMAS: dict[str, Any] = {
         "source_url": {"type": "string", "nullable": True}, "original_path": {"type": "string", "nullable": True}}},
     "Retrieval": {"type": "object", "properties": {
         "question": {"type": "string"}, "areas": {"type": "array", "items": {"type": "integer"}},
-        "chunks": {"type": "array", "items": _ref("Chunk")},
+        "search_query": _SEARCH_QUERY, "chunks": {"type": "array", "items": _ref("Chunk")},
         "sources": {"type": "array", "items": {"type": "object", "properties": {
             "document_id": {"type": "integer"}, "score": {"type": "number"}}}},
         "documents": {"type": "array", "items": _ref("DocumentRef")}, "timings": _ref("Timings")}},
@@ -101,6 +111,7 @@ SCHEMAS: dict[str, Any] = {
             "score": {"type": "number"}, "text": {"type": "string"}}}}}},
     "Answer": {"type": "object", "properties": {
         "question": {"type": "string"}, "areas": {"type": "array", "items": {"type": "integer"}},
+        "search_query": _SEARCH_QUERY,
         "status": {"type": "string", "enum": ["answered", "extractive", "no_context", "incomplete", "searching"],
                    "description": "incomplete: a streamed answer the model broke off; searching: the sources "
                                   "event of a stream."},

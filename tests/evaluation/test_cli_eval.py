@@ -31,7 +31,7 @@ def test_cli_eval_json_keeps_runs_and_leaves_no_trace(app, tmp_path):
     assert (data["dataset"], data["split"], data["queries"]) == ("tiny", "test", 3)
     assert (data["embedder"], data["fts_language"], data["documents"], data["chunks"]) == ("fake-64", "German", 4, 4)
     assert set(data["prepare_seconds"]) == {"chunk", "embed", "write", "index"}
-    assert data["settings"]["gate"]["rule"] == "ranked" and data["settings"]["caps"]["context_chunks"] == 9
+    assert data["settings"]["gate"]["rule"] == "evidence" and data["settings"]["caps"]["context_chunks"] == 9
     assert set(data["modes"]) == {"vector", "fulltext", "hybrid"}
     for mode in data["modes"].values():
         assert {"ndcg@10", "recall@5", "recall@10", "recall@100", "mrr@10", "p@5", "timings", "context_recall",
@@ -39,7 +39,7 @@ def test_cli_eval_json_keeps_runs_and_leaves_no_trace(app, tmp_path):
         assert 0.0 <= mode["ndcg@10"] <= 1.0 and mode["timings"]["total"] > 0
         assert "offtopic_empty_rate" not in mode  # no --negatives
     # q3 "Wo stelle ich Urlaubsanträge?" shares one term with its document ("gestellt" keeps its own stem):
-    # score 1.5 fails the lexical rule; the default gate passes it as the ranking's first document.
+    # score 1.5 fails the lexical rule; the default gate (evidence) passes it: its document covers the term.
     assert (data["modes"]["fulltext"]["context_recall"], data["modes"]["fulltext"]["empty_context_rate"]) == (1.0, 0.0)
     with app.app_context(), db.connection_context():
         runs = list(EvalRun.select().order_by(EvalRun.id))
@@ -65,7 +65,7 @@ def test_cli_eval_json_keeps_runs_and_leaves_no_trace(app, tmp_path):
     original = runner.invoke(args=["rag", "eval", str(path), "--scratch", str(scratch), "--mode", "fulltext", "--json"])
     fulltext = json.loads(original.stdout)["modes"]["fulltext"]
     assert (fulltext["context_recall"], fulltext["empty_context_rate"], fulltext["ndcg@10"]) == (0.6667, 0.3333, 1.0)
-    assert "change" not in fulltext  # another gate: not compared with the ranked runs
+    assert "change" not in fulltext  # another gate: not compared with the default gate's runs
     with app.app_context(), db.connection_context():
         assert EvalRun.select().count() == 6
 
@@ -104,3 +104,22 @@ def test_cli_eval_scores_a_reranker_and_query_expansion_as_extra_modes(app, tmp_
                                    "--rerank", "embedder", "--json"])
     assert embedded.exit_code == 0, embedded.output
     assert json.loads(embedded.stdout)["modes"]["hybrid+rerank"]["ndcg@10"] > 0
+
+
+def test_cli_eval_off_topic_questions_get_nothing_and_the_per_query_lines_show_the_evidence(app, tmp_path):
+    path, scratch = _dataset(tmp_path), tmp_path / "scratch"
+    off = write_dataset(tmp_path / "eval" / "other", [{"_id": "x", "text": "Die Kantine öffnet um elf."}],
+                        [{"_id": "o1", "text": "Welche Farbe hat der Himmel am Abend?"},
+                         {"_id": "o2", "text": "Wie hoch ist der Eiffelturm in Paris?"}],
+                        [("o1", "x", 1), ("o2", "x", 1)])
+    lines = tmp_path / "per-query.jsonl"
+    result = app.test_cli_runner().invoke(args=["rag", "eval", str(path), "--scratch", str(scratch), "--mode", "hybrid",
+                                                "--negatives", str(off), "--per-query", str(lines), "--json"])
+    assert result.exit_code == 0, result.output
+    hybrid = json.loads(result.stdout)["modes"]["hybrid"]
+    assert hybrid["offtopic_empty_rate"] == 1.0 and hybrid["context_recall"] == 1.0
+    records = [json.loads(line) for line in lines.read_text(encoding="utf-8").splitlines()]
+    assert [r["set"] for r in records] == ["judged"] * 3 + ["hybrid off-topic"] * 2
+    chunks = [c for r in records[:3] for doc in r["relevant"].values() for c in doc["chunks"]]
+    assert chunks and all(c["gate"] is None and c["evidence"] >= 0.36 for c in chunks)  # the gate's evidence, per chunk
+    assert all(r["empty_context"] for r in records[3:])

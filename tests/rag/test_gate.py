@@ -1,9 +1,11 @@
-"""The context gate: the original's lexical rule, and the default that keeps what the ranking is sure of."""
+"""The context gate: the original's lexical rule, ``ranked``, and the default ``evidence``."""
 from __future__ import annotations
 
 import pytest
 
 from irisrag.config import DEFAULTS
+from irisrag.rag.gate import term_weights
+from irisrag.rag.lexical import match, terms
 from irisrag.rag.retrieve import GateSettings, RetrievalSettings, build_context
 
 from .fakes import unit
@@ -14,6 +16,16 @@ OTHER = "Opening hours of the museum shop are listed on the website."
 
 RANKED = RetrievalSettings(gate=GateSettings(rule="ranked", top_documents=2, min_similarity=0.3))
 LEXICAL = RetrievalSettings(gate=GateSettings(rule="lexical"))
+EVIDENCE = RetrievalSettings(gate=GateSettings(rule="evidence", top_documents=2, min_evidence=0.36,
+                                               coverage_weight=0.65, missing_weight=0.4))
+
+CLAIM = "Vitamin supplementation reduces fracture risk in elderly women."
+SCATTERED = [  # each shares two of the claim's words with it, in unrelated places (a lexical pass each)
+    "The elderly monks kept bees; women from the valley sold the honey.",
+    "Insurance risk tables were printed for women traders in the port.",
+    "The elderly king feared the risk of a revolt in the north.",
+    "Supplementation of the garrison's rations reduces desertion, the elderly general wrote.",
+]
 
 
 def _ask(store, embedder, settings):
@@ -46,7 +58,67 @@ def test_gate_settings_from_config_and_validation():
     gate = RetrievalSettings.from_config({"GATE_RULE": "Lexical", "GATE_TOP_DOCUMENTS": "5",
                                           "GATE_MIN_SIMILARITY": "0.4"}).gate
     assert gate == GateSettings(rule="lexical", top_documents=5, min_similarity=0.4)
-    assert RetrievalSettings.from_config(DEFAULTS).gate.rule == "ranked"  # the app's default
+    evidence = RetrievalSettings.from_config({"GATE_RULE": "evidence", "GATE_MIN_EVIDENCE": "0.5", "GATE_COVERAGE_WEIGHT": "1",
+                                              "GATE_MISSING_WEIGHT": "0.1"}).gate
+    assert (evidence.rule, evidence.min_evidence, evidence.coverage_weight, evidence.missing_weight) == \
+        ("evidence", 0.5, 1.0, 0.1)
+    assert RetrievalSettings.from_config(DEFAULTS).gate.rule == "evidence"  # the app's default
     assert RetrievalSettings().gate.rule == "lexical"  # the original's, for callers that pass nothing
     with pytest.raises(ValueError, match="unknown gate rule"):
         GateSettings(rule="semantic")
+
+
+def test_gate_evidence_keeps_a_cross_lingual_match_without_shared_words(store, embedder):
+    store.add(1, 1, 0, ENGLISH, unit(0.45))   # no question term anywhere: nothing known, nothing missing
+    store.add(2, 1, 0, OTHER, unit(0.2))
+    context = _ask(store, embedder, EVIDENCE)
+    assert [c.hit.document_id for c in context.chunks] == [1]     # on-topic, and the document with the evidence
+    assert [round(c.evidence, 2) for c in context.candidates] == [0.45, 0.2]
+    assert [c.gate for c in context.candidates] == [None, "lexical"]   # the weak second one: no evidence, no words
+    assert _ask(store, embedder, LEXICAL).chunks == ()
+
+
+def test_gate_evidence_answers_an_off_topic_question_with_nothing(store, embedder):
+    for doc, text in enumerate(SCATTERED):  # as similar as a weak real match, and two shared words each
+        store.add(doc, 1, 0, text, unit(0.34 - doc * 0.01))
+    question = CLAIM
+    original = build_context(question, [1], embedder=embedder, store=store, settings=LEXICAL)
+    assert len(original.chunks) == 4 and original.sources  # the lexical rule lets every scattered pair through
+    ranked = build_context(question, [1], embedder=embedder, store=store, settings=RANKED)
+    assert ranked.chunks                         # and so does a cosine threshold of 0.3
+    context = build_context(question, [1], embedder=embedder, store=store, settings=EVIDENCE)
+    assert context.chunks == () and context.sources == ()   # "no information", and no found sources
+    assert {c.gate for c in context.candidates} == {"evidence"}
+    assert all(c.evidence < 0.36 for c in context.candidates if c.evidence is not None)
+
+
+def test_gate_evidence_passes_a_chunk_that_holds_the_rare_words(store, embedder):
+    for doc, text in enumerate(SCATTERED):
+        store.add(doc, 1, 0, text, unit(0.38 - doc * 0.01))
+    store.add(9, 1, 0, "Vitamin supplementation and fracture risk: a trial in elderly women.", unit(0.375))
+    context = build_context(CLAIM, [1], embedder=embedder, store=store, settings=EVIDENCE)
+    assert context.chunks and context.chunks[0].hit.document_id == 0  # on-topic: the ranking's order (vector)
+    kept = {c.hit.document_id for c in context.chunks}
+    assert 9 in kept                                                   # the one that covers the claim
+    best = max(context.candidates, key=lambda c: c.evidence or 0)
+    assert best.hit.document_id == 9 and best.evidence >= 0.36
+
+
+def test_gate_evidence_lets_documents_without_evidence_in_on_the_lexical_rule_only(store, embedder):
+    store.add(1, 1, 0, ENGLISH, unit(0.6))
+    store.add(2, 1, 0, OTHER, unit(0.5))
+    store.add(3, 1, 0, "Eine Museumsbrücke im Foyer.", unit(0.4))      # third document, no shared term
+    store.add(4, 1, 0, "Die Brücke über den Fluss bei Nacht.", unit(0.3))  # fourth, two shared terms
+    context = _ask(store, embedder, EVIDENCE)
+    assert [c.hit.document_id for c in context.chunks] == [1, 4]
+    gates = {c.hit.document_id: c.gate for c in context.candidates}
+    assert gates[2] == gates[3] == "lexical"   # similar, but without the words the candidates hold; no shared term
+
+
+def test_term_weights_count_rare_terms_more():
+    question = terms("Brücke Fluss")
+    texts = ["Die Brücke", "Die Brücke", "Die Brücke", "Der Fluss und die Brücke"]
+    weights, found = term_weights(question, [match(question, t) for t in texts])
+    assert weights["fluss"] > weights["bruck"] > 0 and found == {"fluss", "bruck"}
+    weights, found = term_weights(terms("Eiffelturm"), [match(terms("Eiffelturm"), t) for t in texts])
+    assert found == set() and weights["eiffelturm"] > 0          # in no candidate: counted, never missing

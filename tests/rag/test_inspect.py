@@ -57,3 +57,18 @@ def test_inspect_wider_window_lets_the_far_chunk_in(store):
     trace = inspect_document(QUESTION, [1], 1, 1, embedder=AxisEmbedder(), store=store, settings=wide)
     far = {c.chunk_index: c for c in trace.chunks}[4]
     assert far.gate is None and far.fused_rank == 11
+
+
+def test_inspect_shows_the_evidence_and_its_verdict(store):
+    from irisrag.rag.gate import GateSettings
+
+    evidence = replace(SETTINGS, gate=GateSettings(rule="evidence", top_documents=2))
+    trace = inspect_document(QUESTION, [1], 1, 1, embedder=AxisEmbedder(), store=store, settings=evidence)
+    chunks = {c.chunk_index: c for c in trace.chunks}
+    assert chunks[0].gate is None and chunks[0].evidence is not None and chunks[0].evidence > 0.9
+    assert chunks[3].gate == "document_cap"   # no shared term (lexical: "lexical"), but a first document's chunk
+    strict = replace(SETTINGS, gate=GateSettings(rule="evidence", top_documents=2, min_evidence=2.0))
+    trace = inspect_document(QUESTION, [1], 1, 1, embedder=AxisEmbedder(), store=store, settings=strict)
+    assert {c.gate for c in trace.chunks if c.fused_rank} == {"evidence"}   # off-topic: nothing reaches the context
+    assert all(c.evidence is not None for c in trace.chunks if c.fused_rank)
+    assert trace.context_documents == ()

@@ -189,6 +189,46 @@ def test_api_answer_without_llm_is_extractive(client, app, library):
     assert body["status"] == "extractive" and body["extractive"] is True and "otel.yaml" in body["answer"]
 
 
+FOLLOW_UP = "Und wo steht das?"
+
+
+def test_api_previous_turns_make_a_follow_up_that_finds_what_it_refers_to(client, app, library):
+    key = headers(make_key(app, "alice"))
+    alone = client.post("/api/v1/retrieve", json={"question": FOLLOW_UP}, headers=key).get_json()
+    assert alone["search_query"] == FOLLOW_UP
+    assert library.alpha_doc not in {c["document_id"] for c in alone["chunks"]}
+    previous = [{"question": QUESTION, "answer": "Über otel.yaml [1]."}]
+    body = client.post("/api/v1/retrieve", json={"question": FOLLOW_UP, "previous": previous}, headers=key).get_json()
+    assert body["question"] == FOLLOW_UP and "OpenTelemetry" in body["search_query"]
+    assert body["chunks"][0]["document_id"] == library.alpha_doc
+    answered = client.post("/api/v1/answer", json={"question": FOLLOW_UP, "previous": previous, "use_llm": False},
+                           headers=key).get_json()
+    assert answered["status"] == "extractive" and "otel.yaml" in answered["answer"]
+    assert "OpenTelemetry" in answered["search_query"]
+
+
+def test_api_previous_turns_never_widen_the_keys_areas(client, app, library):
+    key = headers(make_key(app, "alice"))
+    previous = [{"question": f"Was ist {BETA_SECRET} in beta.yaml?", "answer": BETA_SECRET}]
+    for path in ("/api/v1/retrieve", "/api/v1/answer"):
+        resp = client.post(path, json={"question": "Und dort?", "previous": previous, "use_llm": False}
+                           if path.endswith("answer") else {"question": "Und dort?", "previous": previous}, headers=key)
+        assert resp.status_code == 200
+        assert library.beta_doc not in {c["document_id"] for c in resp.get_json().get("chunks", resp.get_json().get("context"))}
+        assert "beta.yaml" not in json.dumps(resp.get_json()["sources"])
+
+
+@pytest.mark.parametrize("previous", ["a", [{"answer": "x"}], [{"question": ""}], [{"question": 5}],
+                                      [{"question": "q", "answer": 5}], [{"question": "q"}] * 21,
+                                      [{"question": "x" * 4001}], [{"question": "q", "answer": "x" * 20_001}], ["q"]])
+def test_api_bad_previous_turns_are_400_on_previous(client, app, library, previous):
+    key = headers(make_key(app, "alice"))
+    for path in ("/api/v1/retrieve", "/api/v1/answer"):
+        resp = client.post(path, json={"question": "q", "previous": previous}, headers=key)
+        assert resp.status_code == 400 and error_code(resp) == "invalid"
+        assert resp.get_json()["error"]["field"] == "previous"
+
+
 def test_api_invalid_input_is_400_with_stable_codes(client, app, library):
     key = headers(make_key(app, "alice"))
     resp = client.post("/api/v1/retrieve", data="{not json", headers={**key, "Content-Type": "application/json"})
