@@ -209,9 +209,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("FUSION_COVERAGE_FLOOR", 0.2, "Share of question terms found by full text at or below which the fusion uses the vector leg alone.", float),
     Setting("FUSION_COVERAGE_FULL", 0.6, "Share at or above which the full-text leg gets its whole weight (linear in between); set it at or below the floor for a constant weight.", float),
     Setting("FUSION_RRF_K", 60.0, "The k of Reciprocal Rank Fusion (method `rrf` only).", float),
-    Setting("FUSION_WEIGHT_FROM", "all", "What sets the full-text weight: `top` (the share of the question's terms that the best of the first FUSION_TOP_DOCUMENTS full-text documents holds) or `all` (the share found anywhere among the full-text candidates, the previous rule).", _choice("top", "all")),
-    Setting("FUSION_TOP_DOCUMENTS", 1, "Full-text documents looked at by FUSION_WEIGHT_FROM=top.", _positive),
-    Setting("FUSION_DOCUMENT_SHARE", 0.0, "Share of the document-level fusion (a document's best vector chunk and best full-text chunk, fused) in each chunk's score; 0 fuses per chunk only.", _fraction),
+    Setting("FUSION_WEIGHT_FROM", "both", "What sets the full-text weight: `both` (the mean of `all` and `top`: the question's words must occur, and together in one of the best full-text documents), `top` (the share of the question's terms that the best of the first FUSION_TOP_DOCUMENTS full-text documents holds) or `all` (the share found anywhere among the full-text candidates, the rule before).", _choice("both", "top", "all")),
+    Setting("FUSION_TOP_DOCUMENTS", 1, "Full-text documents looked at by FUSION_WEIGHT_FROM=top and both.", _positive),
+    Setting("FUSION_DOCUMENT_SHARE", 0.7, "Share of the document-level fusion (a document's best vector chunk and best full-text chunk, fused, even when they are different chunks) in the score of each document's best chunk (its other chunks keep their own); 0 fuses per chunk only (the rule before).", _fraction),
     # --- optional stages around the fusion (README: retrieval quality) ---
     Setting("RERANKER", "none", "Second stage on the top candidates: `none`, `embedder` (RERANK_EMBEDDER re-scores them; e5 lifts the default USE setup at the cost of e5 on RERANK_TOP_N passages a question: seconds to minutes on 2 cores, see README) or `llm` (the LLM judges them; one extra LLM call a question).", _choice("none", "embedder", "llm")),
     Setting("RERANK_TOP_N", 20, "Candidates the reranker re-orders (from the top of the fused list); the rest keep their order.", _positive),

@@ -33,6 +33,10 @@ def inspect_command(question: str, document_id: int, user: str | None, areas: tu
         timing = f" rewrite={search.seconds:.2f}s" if search.seconds is not None else ""
         click.echo(f"searched for: {search.text} ({search.rule}{timing}{'; ' + search.failure if search.failure else ''})")
     click.echo(f"mode={trace.mode} window={trace.candidates} areas={list(trace.area_ids)}")
+    if trace.fulltext_weight is not None:
+        click.echo(f"fusion: full-text weight {trace.fulltext_weight:.2f}, document share {trace.document_share:.2f} "
+                   "(a document's best chunk: (1 - share) x its own fusion + share x the document's, "
+                   "from its best chunk of each leg; its other chunks: their own)")
     click.echo("chunk  vector  fulltext  fused  lexical  evidence  gate")
     for c in trace.chunks:
         gate = c.gate or f"in context [{c.position}]"

@@ -1,4 +1,5 @@
-"""Tune the hybrid fusion on cached retrieval legs (how the default in ``fusion.py`` was chosen).
+"""Tune the hybrid fusion on cached retrieval legs (how the first default in ``fusion.py`` was chosen;
+the current one, per document: ``bench/fusion_replay.py``).
 
     python -m irisrag.evaluation.tune collect DATASET_DIR SPLIT LANGUAGE OUT.pkl [--half even|odd|all]
     python -m irisrag.evaluation.tune grid TUNE.pkl [TUNE.pkl ...] --report REPORT.pkl [...]
@@ -86,7 +87,7 @@ def candidates() -> list[fusion.FusionSettings]:
     for method, weight, (floor, full) in itertools.product(("rrf", "convex"), (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9),
                                                            spans):
         grid.append(fusion.FusionSettings(method=method, lexical_weight=weight, coverage_floor=floor,
-                                          coverage_full=full))
+                                          coverage_full=full, weight_from="all", document_share=0.0))
     return grid
 
 

@@ -14,6 +14,12 @@ fused rank among the permitted areas, the lexical score, and the gate that dropp
 
 The leg ranks come from searches over up to ``probe`` chunks (exact enough to answer "it was
 at rank 195 with a window of 36", the original's release-notes story).
+
+In ``hybrid`` mode the trace also carries the fusion's full-text weight for the question
+(``fusion.question_coverage`` on the first CONTEXT_CANDIDATES full-text hits) and the
+document share: a document's best chunk scores ``(1 - share)`` times its own fusion plus
+``share`` times its document's (the document's best vector chunk and best full-text chunk),
+so a document can rank high on two different chunks, one strong in each leg.
 """
 from __future__ import annotations
 
@@ -22,6 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from irisrag.rag import fusion
 from irisrag.rag.lexical import match, terms
 from irisrag.rag.retrieve import Context, RetrievalSettings, build_context
 
@@ -53,6 +60,8 @@ class Trace:
     candidates: int
     chunks: tuple[ChunkTrace, ...]
     context_documents: tuple[int, ...]  # documents that reached the context instead
+    fulltext_weight: float | None = None  # hybrid: the fusion's full-text weight for this question
+    document_share: float | None = None   # hybrid (convex): share of the document-level fusion
 
 
 def inspect_document(
@@ -94,7 +103,18 @@ def inspect_document(
                              rank, question_terms, gate, positions.get(chunk.chunk_index),
                              candidate.evidence if candidate is not None else None))
     others = tuple(dict.fromkeys(c.hit.document_id for c in context.chunks if c.hit.document_id != document_id))
-    return Trace(question, settings.mode, areas, document_id, settings.candidates, tuple(traces), others)
+    weight, share = _fusion(question_terms, text_hits[:settings.candidates], settings)
+    return Trace(question, settings.mode, areas, document_id, settings.candidates, tuple(traces), others,
+                 weight, share)
+
+
+def _fusion(question_terms: frozenset[str], text_hits, settings: RetrievalSettings) -> tuple[float | None, float | None]:
+    """Return the hybrid fusion's full-text weight and document share for the question (None otherwise)."""
+    if settings.mode != "hybrid":
+        return None, None
+    coverage = fusion.question_coverage(question_terms, [(h.document_id, h.text) for h in text_hits], settings.fusion)
+    share = settings.fusion.document_share if settings.fusion.method == "convex" else 0.0
+    return round(fusion.lexical_weight(settings.fusion, coverage), 3), share
 
 
 def _trace(chunk, vector_rank, fulltext_rank, fused_rank, question_terms, gate, position,

@@ -293,11 +293,8 @@ def fuse_candidates(dense: Sequence[Hit], lexical: Sequence[TextHit], question_t
     by_key: dict[tuple[int, int], Hit] = {}
     for hit in [*dense, *(t.hit for t in lexical)]:
         by_key.setdefault((hit.document_id, hit.chunk_index), hit)
-    if settings.fusion.weight_from == "top":
-        coverage = fusion.top_document_coverage(question_terms, ((t.hit.document_id, t.hit.text) for t in lexical),
-                                                settings.fusion.top_documents)
-    else:
-        coverage = fusion.term_coverage(question_terms, (t.hit.text for t in lexical))
+    coverage = fusion.question_coverage(question_terms, [(t.hit.document_id, t.hit.text) for t in lexical],
+                                        settings.fusion)
     weight = fusion.lexical_weight(settings.fusion, coverage)
     order = fusion.fuse([((h.document_id, h.chunk_index), h.score) for h in dense],
                         [((t.hit.document_id, t.hit.chunk_index), t.bm25) for t in lexical],

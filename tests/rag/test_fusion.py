@@ -9,6 +9,7 @@ import pytest
 from irisrag.evaluation.metrics import mrr_at
 from irisrag.rag import fusion
 from irisrag.rag.fusion import FusionSettings
+from irisrag.rag.inspect import inspect_document
 from irisrag.rag.lexical import terms
 from irisrag.rag.retrieve import RetrievalSettings, build_context, rank_candidates
 from irisrag.vectorstore import ChunkIn, VectorStore
@@ -205,7 +206,8 @@ def test_fusion_per_document_counts_both_legs_best_chunks():
     per_chunk = fusion.fuse(dense, lexical, 0.5, FusionSettings())
     assert per_chunk[0] == ("B", 0)  # 0.5 * 0.625 + 0.5 * 0.625 beats a0 (0.5 + 0) and a1 (0 + 0.5)
     by_document = fusion.fuse(dense, lexical, 0.5, FusionSettings(document_share=0.5), document_of=lambda k: k[0])
-    assert by_document[:2] == [("A", 0), ("A", 1)]  # A first in both legs: 0.5 * 0.5 + 0.5 * 1.0 = 0.75 > 0.625
+    # A first in both legs lifts its best chunk a0: 0.5 * 0.5 + 0.5 * 1.0 = 0.75 > 0.625; a1 keeps its own 0.5
+    assert by_document == [("A", 0), ("B", 0), ("A", 1), ("C", 0)]
     assert set(by_document) == set(per_chunk)
     assert fusion.fuse(dense, lexical, 0.5, FusionSettings(document_share=0.5)) == per_chunk  # no document_of
 
@@ -223,3 +225,74 @@ def test_fusion_weight_from_the_best_fulltext_documents():
     assert (settings.weight_from, settings.top_documents, settings.document_share) == ("top", 3, 0.25)
     with pytest.raises(ValueError, match="weight source"):
         FusionSettings(weight_from="some")
+
+
+def test_fusion_default_counts_a_documents_best_chunk_of_each_leg():
+    # The default mixes in the document-level fusion: A's best vector chunk (a0) and best
+    # full-text chunk (a1) differ, B's single chunk is second in both legs.
+    dense = [(("A", 0), 0.9), (("B", 0), 0.6), (("C", 0), 0.1)]
+    lexical = [(("A", 1), 9.0), (("B", 0), 6.0), (("C", 0), 1.0)]
+    per_chunk = FusionSettings(document_share=0.0)
+    assert fusion.fuse(dense, lexical, 0.5, per_chunk, document_of=lambda k: k[0])[0] == ("B", 0)
+    # A's best chunk is lifted (0.3 * 0.5 + 0.7 * 1.0); its other chunk keeps its own score, after B
+    assert fusion.fuse(dense, lexical, 0.5, FusionSettings(), document_of=lambda k: k[0]) == \
+        [("A", 0), ("B", 0), ("A", 1), ("C", 0)]
+
+
+def test_fusion_weight_listens_to_the_best_fulltext_document():
+    # Every question word occurs somewhere, but each in another document: the old rule ("all")
+    # gives full text its whole weight; the default ("both") halves the evidence of scattered words.
+    question = terms("Gustave Eiffel designed the bridge across the river")
+    scattered = [(7, "Eiffel"), (8, "bridge"), (9, "river designed"), (10, "Gustave")]
+    together = [(1, "Gustave Eiffel designed the bridge across the river."), (2, "river")]
+    old = FusionSettings(weight_from="all")
+    assert fusion.question_coverage(question, scattered, old) == pytest.approx(5 / 6)
+    # the best full-text document (the first, top_documents 1) holds one word: (5/6 + 1/6) / 2
+    assert fusion.question_coverage(question, scattered, FusionSettings()) == pytest.approx(0.5)
+    assert fusion.question_coverage(question, scattered, FusionSettings(weight_from="top")) == pytest.approx(1 / 6)
+    assert fusion.lexical_weight(old, fusion.question_coverage(question, scattered, old)) == pytest.approx(0.65)
+    weight = fusion.lexical_weight(FusionSettings(), fusion.question_coverage(question, scattered, FusionSettings()))
+    assert weight == pytest.approx(0.65 * (0.5 - 0.2) / 0.4)
+    assert fusion.lexical_weight(FusionSettings(), fusion.question_coverage(question, together, FusionSettings())) \
+        == pytest.approx(0.65)  # the words occur, and together in the best document: the whole weight
+    assert fusion.settings_from_config({"FUSION_WEIGHT_FROM": " Both "}).weight_from == "both"
+
+
+GASKET_Q = "Which gasket fits the Zephyr pump?"
+GASKET_OVERVIEW = "Installation overview of the unit and its housing."
+GASKET_SPEC = "Zephyr pump gasket: the Zephyr pump takes the gasket G-12."
+GASKET_KIT = "Zephyr pump gasket kit and other parts for several models."
+
+
+def test_hybrid_ranks_a_document_by_its_best_chunk_in_each_leg(tmp_path):
+    # Document 0: its overview chunk is the closest vector (no shared word), its spec chunk the
+    # best full-text match (far in vector space). Document 1's one chunk is second in both legs.
+    table = {GASKET_Q: axis(0), GASKET_OVERVIEW: axis(0, 0.9, rest=1), GASKET_SPEC: axis(5),
+             GASKET_KIT: axis(0, 0.63, rest=2), "Garden hose adapters for the yard.": axis(0, 0.2, rest=3),
+             "Zephyr wind history and legends.": axis(7), "Office chairs with armrests.": axis(8)}
+    documents = [[GASKET_OVERVIEW, GASKET_SPEC], [GASKET_KIT], *([t] for t in list(table)[4:])]
+    store = VectorStore(str(tmp_path / "lance"), TableEmbedder.key, DIM, read_consistency_seconds=None,
+                        fts_language="English")
+    store.replace_documents([(doc, 1, [ChunkIn(i, t) for i, t in enumerate(texts)], np.stack([table[t] for t in texts]))
+                             for doc, texts in enumerate(documents)])
+    store.refresh_indexes()
+    embedder = TableEmbedder(table)
+
+    def first_document(fusion_settings: FusionSettings) -> int:
+        settings = RetrievalSettings(mode="hybrid", fusion=fusion_settings)
+        hits, _ = rank_candidates(GASKET_Q, [1], embedder=embedder, store=store, settings=settings)
+        return hits[0].document_id
+
+    assert first_document(FusionSettings(weight_from="all", document_share=0.0)) == 1  # per chunk: each leg half
+    assert first_document(FusionSettings()) == 0                                      # the default: both count
+    context = build_context(GASKET_Q, [1], embedder=embedder, store=store, settings=RetrievalSettings(mode="hybrid"))
+    assert [(c.hit.document_id, c.hit.chunk_index) for c in context.candidates[:3]] == [(0, 1), (1, 0), (0, 0)]
+    # The inspector explains it: the spec chunk, far in vector space, is fused first (its
+    # document's best vector chunk counts for it), with the question's full-text weight and share.
+    trace = inspect_document(GASKET_Q, [1], 0, 1, embedder=embedder, store=store,
+                             settings=RetrievalSettings(mode="hybrid"))
+    ranks = {c.chunk_index: (c.vector_rank, c.fulltext_rank, c.fused_rank) for c in trace.chunks}
+    assert ranks[0] == (1, None, 3) and ranks[1][1:] == (1, 1) and ranks[1][0] > 2
+    assert trace.document_share == 0.7 and trace.fulltext_weight == 0.65  # gasket, zephyr, pump: 3 of 4 terms
+    assert inspect_document(GASKET_Q, [1], 0, 1, embedder=embedder, store=store,
+                            settings=RetrievalSettings(mode="vector")).fulltext_weight is None

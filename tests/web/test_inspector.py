@@ -29,6 +29,7 @@ def test_inspector_traces_a_document_and_a_users_reach(admin_client, library):
     html = admin_client.get(f"/admin/inspector?question={QUESTION}&document={library.alpha_doc}"
                             f"&user={library.users['alice']}").get_data(as_text=True)
     assert 'data-gate="context"' in html and "in context [1]" in html
+    assert "full-text weight" in html and "document share: 0.70" in html  # how the fused rank came about
 
 
 def test_inspector_without_user_needs_areas(admin_client, library):
@@ -45,6 +46,9 @@ def test_inspector_cli_prints_the_trace(app, library):
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["chunks"][0]["gate"] is None and data["chunks"][0]["position"] >= 1
+    assert data["mode"] == "hybrid" and data["document_share"] == 0.7 and 0 <= data["fulltext_weight"] <= 0.65
+    result = runner.invoke(args=["rag", "inspect", QUESTION, "--document", str(library.beta_doc), "--user", "carol"])
+    assert result.exit_code == 0 and "fusion: full-text weight" in result.output and "document share 0.70" in result.output
     result = runner.invoke(args=["rag", "inspect", QUESTION, "--document", str(library.beta_doc), "--user", "alice"])
     assert result.exit_code == 0 and "area_filter" in result.output
     result = runner.invoke(args=["rag", "inspect", QUESTION, "--document", "999", "--user", "alice"])
