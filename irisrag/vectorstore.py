@@ -71,6 +71,7 @@ from irisrag import vectorindex as upkeep
 from irisrag.errors import EmbedderMismatch, EmbeddingError
 from irisrag.i18n import N_
 from irisrag.vectorindex import FTS_LANGUAGES, IndexPolicy, Maintenance  # noqa: F401  (public here too)
+from irisrag.vectorstaging import VISIBLE, StagedReplacement, purge_hidden
 from irisrag.vectortables import TABLE_PREFIX, chunk_schema, connect, opened_here, table_name  # noqa: F401
 
 log = logging.getLogger(__name__)
@@ -201,12 +202,12 @@ class VectorStore:
         return (matrix / np.where(norms > 0, norms, 1.0)).astype(np.float32, copy=False)
 
     def _arrow_rows(self, document_id: int, area_id: int, chunks: Sequence[ChunkIn],
-                    vectors: np.ndarray) -> pa.Table:
+                    vectors: np.ndarray, id_suffix: str = "") -> pa.Table:
         """Build the Arrow rows of one document's chunks."""
         doc, area = int(document_id), int(area_id)
         flat = pa.array(vectors.reshape(-1), type=pa.float32())
         columns = [
-            pa.array([f"{doc}:{int(c.index)}" for c in chunks], pa.string()),
+            pa.array([f"{doc}:{int(c.index)}{id_suffix}" for c in chunks], pa.string()),
             pa.array([doc] * len(chunks), pa.int64()),
             pa.array([area] * len(chunks), pa.int64()),
             pa.array([int(c.index) for c in chunks], pa.int32()),
@@ -216,9 +217,10 @@ class VectorStore:
         ]
         return pa.Table.from_arrays(columns, schema=self.schema)
 
-    def arrow_rows(self, document_id: int, area_id: int, chunks: Sequence[ChunkIn], vectors: np.ndarray) -> pa.Table:
+    def arrow_rows(self, document_id: int, area_id: int, chunks: Sequence[ChunkIn], vectors: np.ndarray,
+                   id_suffix: str = "") -> pa.Table:
         """Return a document's chunks as checked, normalised Arrow rows (for ``append``)."""
-        return self._arrow_rows(document_id, area_id, chunks, self._vectors(chunks, vectors))
+        return self._arrow_rows(document_id, area_id, chunks, self._vectors(chunks, vectors), id_suffix)
 
     def append(self, rows: pa.Table) -> None:
         """Add prepared rows in one commit, creating the table: bulk loads of new documents only."""
@@ -237,6 +239,14 @@ class VectorStore:
                          vectors: np.ndarray) -> None:
         """Replace a document's chunks in one commit: readers see all old or all new."""
         self.replace_documents([(document_id, area_id, chunks, vectors)])
+
+    def staged_replacement(self, document_id: int, area_id: int) -> StagedReplacement:
+        """Start replacing a document batch by batch (``add`` ..., then ``commit`` or ``abort``).
+
+        Readers see the old chunks until ``commit``, then all the new ones (``irisrag.vectorstaging``);
+        memory holds one batch, not the document.
+        """
+        return StagedReplacement(self, document_id, area_id)
 
     def replace_documents(self, documents: Sequence[tuple[int, int, Sequence[ChunkIn], np.ndarray]]) -> None:
         """Replace the chunks of several (document id, area id, chunks, vectors) in one commit."""
@@ -278,13 +288,13 @@ class VectorStore:
         """Move a document's chunks to another area."""
         table = self._open()
         if table is not None:
-            table.update(where=f"document_id = {int(document_id)}", values={"area_id": int(area_id)})
+            table.update(where=f"document_id = {int(document_id)} AND {VISIBLE}", values={"area_id": int(area_id)})
 
     # --- reads ----------------------------------------------------------------
 
     def search(self, vector: np.ndarray, area_ids: Sequence[int], k: int) -> list[Hit]:
         """Return the k nearest chunks by cosine similarity within the given areas."""
-        areas = sorted({int(a) for a in area_ids})
+        areas = sorted({int(a) for a in area_ids if int(a) >= 0})  # negative ids are staged rows
         if not areas or k <= 0:
             return []
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
@@ -310,7 +320,7 @@ class VectorStore:
     def search_fulltext(self, text: str, area_ids: Sequence[int], k: int, *,
                         vector: np.ndarray | None = None) -> list[TextHit]:
         """Return the k best BM25 matches of the text's words within the given areas."""
-        areas = sorted({int(a) for a in area_ids})
+        areas = sorted({int(a) for a in area_ids if int(a) >= 0})  # negative ids are staged rows
         words = QUERY_WORDS.findall(text or "")
         table = self._open()
         if not areas or k <= 0 or not words or table is None:
@@ -347,7 +357,12 @@ class VectorStore:
 
     def maintain(self, policy: IndexPolicy | None = None, *, full: bool = True,
                  retrain: bool = False) -> Maintenance:
-        """Run one index upkeep pass (``irisrag.vectorindex.maintain``); one process at a time."""
+        """Run one index upkeep pass (``irisrag.vectorindex.maintain``); one process at a time.
+
+        A full pass first deletes hidden rows a dead import left (``vectorstaging.purge_hidden``).
+        """
+        if full:
+            purge_hidden(self._open())
         return upkeep.maintain(self._open(), self.fts_language, policy or IndexPolicy(), full=full, retrain=retrain)
 
     def chunks_of(self, document_id: int) -> list[Hit]:
@@ -356,7 +371,7 @@ class VectorStore:
         if table is None:
             return []
         rows = (
-            table.search().where(f"document_id = {int(document_id)}").select(_COLUMNS).limit(None).to_arrow()
+            table.search().where(f"document_id = {int(document_id)} AND {VISIBLE}").select(_COLUMNS).limit(None).to_arrow()
         ).to_pylist()
         rows.sort(key=lambda row: row["chunk_index"])
         return [_hit(row, score=0.0, rank=rank) for rank, row in enumerate(rows)]
@@ -366,14 +381,14 @@ class VectorStore:
         table = self._open()
         if table is None:
             return {}
-        column = table.search().select(["document_id"]).limit(None).to_arrow().column("document_id")
+        column = table.search().where(VISIBLE).select(["document_id"]).limit(None).to_arrow().column("document_id")
         counts = column.value_counts().to_pylist() if len(column) else []
         return {int(item["values"]): int(item["counts"]) for item in counts}
 
     def count(self) -> int:
-        """Return the number of stored chunks."""
+        """Return the number of stored chunks (not counting staged or retired rows)."""
         table = self._open()
-        return 0 if table is None else table.count_rows()
+        return 0 if table is None else table.count_rows(VISIBLE)
 
 
 def _hit(row: dict[str, Any], *, score: float, rank: int) -> Hit:
