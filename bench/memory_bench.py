@@ -1,6 +1,7 @@
 """Memory: peak RSS of a worker importing the 2,415-page R reference manual, and how it grows with pages.
 
-``.venv/bin/python -m bench.memory_bench [--quick] [--embedder use|fake] [--render JSON]``
+``.venv/bin/python -m bench.memory_bench [--quick] [--embedder use|fake] [--prefixes 250,1000]
+[--worker-only] [--baseline DIR] [--render JSON]``
 
 Input: ``fullrefman.pdf`` (the R reference manual, 2,415 pages, written by pdfTeX with its
 objects packed into object streams) from Debian's ``r-doc-pdf`` package, fetched with
@@ -10,7 +11,11 @@ with pypdf's ``PdfWriter`` (cached in ``bench/data/inputs/``). pypdf cannot writ
 streams, so these rewrites hold the same pages and text with every object at the top level
 of the file, and that alone changes pypdf's memory a lot: the original file is measured too,
 and ``R-exts.pdf`` from the same package (236 pages, same toolchain and structure) as a small
-original. ``--quick``: the 250-page prefix only.
+original. ``--quick``: the 250-page prefix only. ``--prefixes 500``: other prefixes (the
+goal of issue 17 compares the whole manual with a 500-page slice). ``--worker-only``: view 1
+only. ``--baseline DIR``: every worker import runs twice in a row, first with ``worker.py`` of
+the checkout ``DIR`` (e.g. a worktree of main, to measure the code before a change in the
+same run), then with this one; the baseline's rows are labelled ``[baseline]``.
 
 Three views, each input on its own:
 
@@ -151,7 +156,7 @@ def _rewrite(source: Path, pages: int, target: Path) -> float | None:
     return time.perf_counter() - started
 
 
-def inputs(quick: bool) -> tuple[list[Input], int]:
+def inputs(quick: bool, prefixes: tuple[int, ...] = PREFIXES) -> tuple[list[Input], int]:
     """Return the PDFs to import, smallest first (only the 250-page prefix with ``quick``), and the manual's pages."""
     refman = fetch_refman()
     INPUTS.mkdir(parents=True, exist_ok=True)
@@ -161,7 +166,7 @@ def inputs(quick: bool) -> tuple[list[Input], int]:
         log(f"warning: {refman.name} has {total} pages, expected {EXPECTED_PAGES} (another r-doc-pdf version?)")
     rewritten = "pypdf rewrite (no object streams)"
     items = []
-    for pages in (QUICK_PREFIX,) if quick else (*PREFIXES, total):
+    for pages in (QUICK_PREFIX,) if quick else (*prefixes, total):
         pages = min(pages, total)
         name = f"fullrefman.p1-{pages}.pdf" if pages < total else "fullrefman.rewritten.pdf"
         target = INPUTS / name
@@ -367,12 +372,12 @@ def _horse_row(item: Input, run: dict, sampler, worker_pid: int, logfile: Path) 
     }
 
 
-def _worker_import(item: Input, redis_url: str, workroot: Path, embedder: str) -> dict:
-    """Import one PDF through a fresh instance and worker; return the memory and timing numbers."""
+def _worker_import(item: Input, redis_url: str, workroot: Path, embedder: str, root: Path = ROOT) -> dict:
+    """Import one PDF through a fresh instance and a worker of checkout ``root``; return the numbers."""
     tmp = Path(tempfile.mkdtemp(prefix="memory-", dir=workroot))
     config, app, area_id = _memory_instance(tmp, redis_url, embedder)
     logfile = tmp / "worker.log"
-    worker, worker_start = start_worker(config, logfile)
+    worker, worker_start = start_worker(config, logfile, root)
     try:
         idle = _idle_memory(worker.pid)
         source = tmp / "src" / item.path.name
@@ -384,7 +389,8 @@ def _worker_import(item: Input, redis_url: str, workroot: Path, embedder: str) -
         parent = proc_memory(worker.pid) or {}
         horse = _horse_row(item, run, sampler, worker.pid, logfile)
         first = {key: horse.pop(key) for key in ("horse_first", "horse_peak", "horses")}
-        return {"label": item.label, "pages": item.pages, "chunks": run["chunks"], "wall": run["wall"], "load": load,
+        label = item.label if root == ROOT else f"{item.label} [baseline]"
+        return {"label": label, "tree": str(root), "pages": item.pages, "chunks": run["chunks"], "wall": run["wall"], "load": load,
                 "embedder": embedder, "worker_start": worker_start, "idle": idle, **first, "parent_after": parent,
                 **horse}
     finally:
@@ -440,9 +446,11 @@ class Marked:
         def call(*a, **k):
             previous, stage[0] = stage[0], f"{self._label}.{name}"
             try:
-                return value(*a, **k)
+                result = value(*a, **k)
             finally:
                 stage[0] = previous
+            # A staged replacement's writes (add, commit) are the store's too: "store.staged.add".
+            return Marked(result, f"{self._label}.staged") if name == "staged_replacement" else result
         return call
 
 
@@ -674,6 +682,7 @@ def _extract_section(raw: dict, structures: dict[str, str]) -> str:
 
 def _report(raw: dict) -> list[str]:
     structures = {i["label"]: i["structure"] for i in raw["inputs"]}
+    structures.update({f"{label} [baseline]": f"{kind} [baseline]" for label, kind in list(structures.items())})
     input_rows = []
     for i in raw["inputs"]:
         written = "cached" if i["written_seconds"] is None else f"{i['written_seconds']:.1f} s"
@@ -698,14 +707,15 @@ def _report(raw: dict) -> list[str]:
         "## Machine\n\n" + raw["machine"],
         "## Worker memory importing the R reference manual\n\n" + method + "\n\n" + inputs_md,
         _worker_section(raw, structures),
-        _in_process_section(raw, structures),
-        _extract_section(raw, structures),
+        *([_in_process_section(raw, structures)] if raw["in_process"] else []),
+        *([_extract_section(raw, structures)] if raw["extract"] else []),
     ]
 
 
 # --- the benchmark -------------------------------------------------------------------
 
-def run(quick: bool, embedder: str = "use") -> str:
+def run(quick: bool, embedder: str = "use", prefixes: tuple[int, ...] = PREFIXES, worker_only: bool = False,
+        baseline: Path | None = None) -> str:
     """Run the memory benchmark; return the Markdown report (also written to bench/out/memory.md).
 
     ``embedder`` is the worker's (``use``, as in production, or ``fake`` for a fast check of the
@@ -713,7 +723,7 @@ def run(quick: bool, embedder: str = "use") -> str:
     the smallest.
     """
     try:
-        items, total_pages = inputs(quick)
+        items, total_pages = inputs(quick, prefixes)
     except DataUnavailable as exc:
         log(str(exc))
         return f"## Worker memory\n\nSkipped: {exc}\n"
@@ -728,9 +738,9 @@ def run(quick: bool, embedder: str = "use") -> str:
     redis_url, redis_proc = start_redis()
     try:
         log(f"redis {redis_url}; inputs: " + ", ".join(f"{i.label} ({i.path.name})" for i in items))
-        worker_rows = _worker_rows(items, redis_url, workroot, embedder)
-        in_process_rows = _in_process_rows(items, settings, workroot)
-        extract_rows = _extract_rows(items)
+        worker_rows = _worker_rows(items, redis_url, workroot, embedder, baseline)
+        in_process_rows = [] if worker_only else _in_process_rows(items, settings, workroot)
+        extract_rows = [] if worker_only else _extract_rows(items)
     finally:
         if redis_proc is not None:
             redis_proc.terminate()
@@ -738,7 +748,7 @@ def run(quick: bool, embedder: str = "use") -> str:
         shutil.rmtree(workroot, ignore_errors=True)
     raw = {
         "quick": quick, "machine": machine_text, "redis_url": redis_url, "settings": settings,
-        "pypdf": pypdf.__version__, "refman": str(REFMAN.relative_to(DATA)), "refman_pages": total_pages,
+        "baseline": str(baseline) if baseline else None, "pypdf": pypdf.__version__, "refman": str(REFMAN.relative_to(DATA)), "refman_pages": total_pages,
         "refman_bytes": REFMAN.stat().st_size,
         "inputs": [{"label": i.label, "path": str(i.path), "pages": i.pages, "structure": i.structure,
                     "bytes": i.path.stat().st_size, "written_seconds": i.written_seconds} for i in items],
@@ -750,12 +760,13 @@ def run(quick: bool, embedder: str = "use") -> str:
     return "\n\n".join(sections[1:])
 
 
-def _worker_rows(items: list[Input], redis_url: str, workroot: Path, embedder: str) -> list[dict]:
+def _worker_rows(items: list[Input], redis_url: str, workroot: Path, embedder: str,
+                 baseline: Path | None = None) -> list[dict]:
     rows = []
-    for item in items:
-        row = _worker_import(item, redis_url, workroot, embedder)
+    for item, root in [(item, root) for item in items for root in ([baseline] if baseline else []) + [ROOT]]:
+        row = _worker_import(item, redis_url, workroot, embedder, root)
         rows.append(row)
-        log(f"worker ({embedder}) {item.label}: {row['chunks']} chunks in {row['wall']:.1f} s, idle "
+        log(f"worker ({embedder}) {row['label']}: {row['chunks']} chunks in {row['wall']:.1f} s, idle "
             f"{row['idle']['VmRSS']:.0f} (anon {row['idle']['RssAnon']:.0f}), horse peak "
             f"{row['horse_peak']['VmRSS']:.0f} (anon {row['horse_peak']['RssAnon']:.0f}, "
             f"private {row['horse_peak'].get('Private', float('nan')):.0f}) MiB")
@@ -799,8 +810,16 @@ def main(argv: list[str] | None = None) -> None:
                         help="the worker's embedder (default use, as in production; fake: a fast check)")
     parser.add_argument("--render", type=Path, metavar="JSON",
                         help="re-render the report from a run's raw JSON instead of measuring")
+    parser.add_argument("--prefixes", default=",".join(map(str, PREFIXES)),
+                        help="page counts of the rewritten prefixes to import besides the whole manual "
+                             f"(default {','.join(map(str, PREFIXES))})")
+    parser.add_argument("--worker-only", action="store_true", help="only the worker view (no in-process, no extraction)")
+    parser.add_argument("--baseline", type=Path, metavar="DIR",
+                        help="also run every worker import with worker.py of this checkout, just before this one's")
     args = parser.parse_args(argv)
-    print(render(args.render) if args.render else run(args.quick, args.embedder))
+    prefixes = tuple(int(p) for p in args.prefixes.split(",") if p.strip())
+    print(render(args.render) if args.render else run(args.quick, args.embedder, prefixes, args.worker_only,
+                                                      args.baseline))
 
 
 if __name__ == "__main__":
