@@ -71,7 +71,7 @@ from irisrag import vectorindex as upkeep
 from irisrag.errors import EmbedderMismatch, EmbeddingError
 from irisrag.i18n import N_
 from irisrag.vectorindex import FTS_LANGUAGES, IndexPolicy, Maintenance  # noqa: F401  (public here too)
-from irisrag.vectorstaging import VISIBLE, StagedReplacement, purge_hidden
+from irisrag.vectorstaging import StagedReplacement, Visibility, forget_document, purge_hidden, settle_all
 from irisrag.vectortables import TABLE_PREFIX, chunk_schema, connect, opened_here, table_name  # noqa: F401
 
 log = logging.getLogger(__name__)
@@ -240,17 +240,18 @@ class VectorStore:
         """Replace a document's chunks in one commit: readers see all old or all new."""
         self.replace_documents([(document_id, area_id, chunks, vectors)])
 
-    def staged_replacement(self, document_id: int, area_id: int) -> StagedReplacement:
+    def staged_replacement(self, document_id: int, area_id: int, write_rows: int = 512) -> StagedReplacement:
         """Start replacing a document batch by batch (``add`` ..., then ``commit`` or ``abort``).
 
         Readers see the old chunks until ``commit``, then all the new ones (``irisrag.vectorstaging``);
-        memory holds one batch, not the document.
+        memory holds one batch, not the document; no write touches more than ``write_rows`` rows.
         """
-        return StagedReplacement(self, document_id, area_id)
+        return StagedReplacement(self, document_id, area_id, write_rows)
 
     def replace_documents(self, documents: Sequence[tuple[int, int, Sequence[ChunkIn], np.ndarray]]) -> None:
         """Replace the chunks of several (document id, area id, chunks, vectors) in one commit."""
         rows, ids = [], []
+        settle_all(self._open(), [d[0] for d in documents])  # an unsettled staged import would hide the merge
         for document_id, area_id, chunks, vectors in documents:
             matrix = self._vectors(chunks, vectors)
             indices = [int(c.index) for c in chunks]
@@ -279,16 +280,18 @@ class VectorStore:
         log.debug("table=%s documents=%d event=replaced", self.table_name, len(ids))
 
     def delete_document(self, document_id: int) -> None:
-        """Delete a document's chunks."""
+        """Delete a document's chunks (staged ones too)."""
         table = self._open()
         if table is not None:
             table.delete(f"document_id = {int(document_id)}")
+            forget_document(table, document_id)
 
     def set_area(self, document_id: int, area_id: int) -> None:
         """Move a document's chunks to another area."""
         table = self._open()
         if table is not None:
-            table.update(where=f"document_id = {int(document_id)} AND {VISIBLE}", values={"area_id": int(area_id)})
+            settle_all(table, [document_id])  # staged rows then carry the old area like the rest
+            table.update(where=f"document_id = {int(document_id)} AND area_id >= 0", values={"area_id": int(area_id)})
 
     # --- reads ----------------------------------------------------------------
 
@@ -307,15 +310,16 @@ class VectorStore:
         norm = float(np.linalg.norm(query))
         if norm > 0:
             query = (query / norm).astype(np.float32)
+        visible = Visibility.of(table)  # before the query: never older than the rows it reads
         result = upkeep.tune_query(
             table.search(query, vector_column_name="vector")
             .distance_type("cosine")
-            .where(f"area_id IN ({_in_list(areas)})", prefilter=True)
+            .where(visible.where(areas), prefilter=True)
             .select([*_COLUMNS, "_distance"])
             .limit(int(k))
         ).to_arrow()
         rows = result.to_pylist()
-        return [_hit(row, score=1.0 - float(row["_distance"]), rank=rank) for rank, row in enumerate(rows)]
+        return [_hit(row, visible, score=1.0 - float(row["_distance"]), rank=rank) for rank, row in enumerate(rows)]
 
     def search_fulltext(self, text: str, area_ids: Sequence[int], k: int, *,
                         vector: np.ndarray | None = None) -> list[TextHit]:
@@ -331,9 +335,10 @@ class VectorStore:
                 self._warned_no_index = True
             return []
         columns = [*_COLUMNS, "_score", *(["vector"] if vector is not None else [])]
+        visible = Visibility.of(table)
         result = (
             table.search(MatchQuery(" ".join(words), "text"), query_type="fts")
-            .where(f"area_id IN ({_in_list(areas)})", prefilter=True)
+            .where(visible.where(areas), prefilter=True)
             .select(columns)
             .limit(int(k))
             .to_arrow()
@@ -344,7 +349,7 @@ class VectorStore:
             matrix = result.column("vector").combine_chunks().flatten().to_numpy().reshape(-1, self.dim)
             similarity = matrix @ (query / max(float(np.linalg.norm(query)), 1e-12)).astype(np.float32)
         rows = result.select([*_COLUMNS, "_score"]).to_pylist()
-        return [TextHit(_hit(row, score=float(similarity[rank]), rank=rank), float(row["_score"]))
+        return [TextHit(_hit(row, visible, score=float(similarity[rank]), rank=rank), float(row["_score"]))
                 for rank, row in enumerate(rows)]
 
     def refresh_indexes(self) -> str:
@@ -359,9 +364,11 @@ class VectorStore:
                  retrain: bool = False) -> Maintenance:
         """Run one index upkeep pass (``irisrag.vectorindex.maintain``); one process at a time.
 
-        A full pass first deletes hidden rows a dead import left (``vectorstaging.purge_hidden``).
+        A full pass first finishes switched imports whose worker died while settling them and
+        deletes staged rows a dead import left (``vectorstaging.settle_all``, ``purge_hidden``).
         """
         if full:
+            settle_all(self._open())
             purge_hidden(self._open())
         return upkeep.maintain(self._open(), self.fts_language, policy or IndexPolicy(), full=full, retrain=retrain)
 
@@ -370,31 +377,33 @@ class VectorStore:
         table = self._open()
         if table is None:
             return []
+        visible = Visibility.of(table)
         rows = (
-            table.search().where(f"document_id = {int(document_id)} AND {VISIBLE}").select(_COLUMNS).limit(None).to_arrow()
+            table.search().where(f"document_id = {int(document_id)} AND {visible.where()}").select(_COLUMNS)
+            .limit(None).to_arrow()
         ).to_pylist()
         rows.sort(key=lambda row: row["chunk_index"])
-        return [_hit(row, score=0.0, rank=rank) for rank, row in enumerate(rows)]
+        return [_hit(row, visible, score=0.0, rank=rank) for rank, row in enumerate(rows)]
 
     def count_by_document(self) -> dict[int, int]:
         """Return the number of chunks per document id."""
         table = self._open()
         if table is None:
             return {}
-        column = table.search().where(VISIBLE).select(["document_id"]).limit(None).to_arrow().column("document_id")
+        column = table.search().where(Visibility.of(table).where()).select(["document_id"]).limit(None).to_arrow().column("document_id")
         counts = column.value_counts().to_pylist() if len(column) else []
         return {int(item["values"]): int(item["counts"]) for item in counts}
 
     def count(self) -> int:
         """Return the number of stored chunks (not counting staged or retired rows)."""
         table = self._open()
-        return 0 if table is None else table.count_rows(VISIBLE)
+        return 0 if table is None else table.count_rows(Visibility.of(table).where())
 
 
-def _hit(row: dict[str, Any], *, score: float, rank: int) -> Hit:
+def _hit(row: dict[str, Any], visible: Visibility, *, score: float, rank: int) -> Hit:
     return Hit(
         document_id=int(row["document_id"]),
-        area_id=int(row["area_id"]),
+        area_id=visible.area(int(row["area_id"])),
         chunk_index=int(row["chunk_index"]),
         page=None if row["page"] is None else int(row["page"]),
         text=row["text"],

@@ -66,8 +66,7 @@ def test_readers_see_only_the_old_chunks_until_the_switch_then_only_the_new(stor
         writer.refresh_indexes()  # even folded into the full-text index, staged rows stay hidden
         assert _seen(reader) == _old(reader), batch
     assert staged.commit() == 12
-    assert _seen(reader) == {"chunks_of": {"neu"}, "search": {"neu"}, "fulltext": {"neu"},
-                             "count_by_document": {"12"}, "count": {"15"}}
+    assert _seen(reader) == _new()
     assert [h.chunk_index for h in reader.chunks_of(1)] == list(range(12))
     assert writer.table().count_rows() == 15  # the old rows are deleted, not just hidden
 
@@ -84,16 +83,73 @@ def test_a_failed_switch_keeps_the_old_chunks_and_leaves_no_staged_rows(stores, 
     writer, reader = stores
     staged = writer.staged_replacement(1, 7)
     staged.add(_chunks(4, "neu"), _vectors(4))
-    table_type = type(writer.table())
 
     def refuse(self, *args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(table_type, "update", refuse)
+    monkeypatch.setattr(type(writer.table()), "update_field_metadata", refuse)
     with pytest.raises(OSError):
         staged.commit()
     staged.abort()
     assert _seen(reader) == _old(reader) and writer.table().count_rows() == 8
+
+
+def _new(count: str = "15") -> dict[str, set[str]]:
+    return {"chunks_of": {"neu"}, "search": {"neu"}, "fulltext": {"neu"}, "count_by_document": {"12"},
+            "count": {count}}
+
+
+def test_readers_see_all_new_chunks_at_every_step_of_settling(stores, monkeypatch):
+    writer, reader = stores
+    staged = writer.staged_replacement(1, 7, write_rows=5)
+    for batch in range(3):
+        staged.add(_chunks(4, "neu", start=4 * batch), _vectors(4, 10 + batch))
+    steps: list[dict] = []
+    table_type = type(writer.table())
+    for name in ("delete", "update", "update_field_metadata"):
+        original = getattr(table_type, name)
+
+        def watched(self, *args, _original=original, **kwargs):
+            result = _original(self, *args, **kwargs)
+            steps.append(_seen(reader))
+            return result
+        monkeypatch.setattr(table_type, name, watched)
+    staged.commit()
+    # switch, delete of the old rows, key to "shown", 3 bounded updates (5 + 5 + 2 rows), key removed
+    assert len(steps) == 7 and all(step == _new() for step in steps)
+    assert writer.table().count_rows() == 15 and writer.table().count_rows("area_id = 7") == 15
+
+
+def test_a_worker_dying_while_settling_leaves_readers_right_and_upkeep_finishes(stores, monkeypatch):
+    writer, reader = stores
+    staged = writer.staged_replacement(1, 7)
+    staged.add(_chunks(12, "neu"), _vectors(12))
+
+    def dies(self, *args, **kwargs):
+        raise OSError("killed")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(type(writer.table()), "update", dies)
+        assert staged.commit() == 12  # shown: the import succeeded, settling is left to upkeep
+    assert _seen(reader) == _new()
+    assert {h.area_id for h in reader.search(_vectors(1, 9)[0], [7], 100)} == {7}  # the real area, not -generation
+    assert {h.area_id for h in reader.chunks_of(1)} == {7}
+    writer.maintain()
+    assert _seen(reader) == _new() and writer.table().count_rows("area_id = 7") == 15
+    assert writer.table().count_rows("area_id < 0") == 0
+
+
+def test_moving_a_document_with_an_unsettled_import_moves_all_its_chunks(stores, monkeypatch):
+    writer, reader = stores
+    staged = writer.staged_replacement(1, 7)
+    staged.add(_chunks(6, "neu"), _vectors(6))
+    with monkeypatch.context() as patch:
+        patch.setattr(type(writer.table()), "update", lambda self, *a, **k: (_ for _ in ()).throw(OSError("killed")))
+        staged.commit()
+    writer.set_area(1, 8)
+    assert {h.text.split()[0] for h in reader.search(_vectors(1)[0], [8], 100)} == {"neu"}
+    assert reader.search(_vectors(1)[0], [7], 100) and all(h.document_id == 2 for h in reader.search(
+        _vectors(1)[0], [7], 100))
 
 
 def test_moving_and_deleting_a_document_during_staging(stores):

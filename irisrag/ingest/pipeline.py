@@ -154,7 +154,7 @@ class ChunkWriter:
             self._timed(lambda: self.store.replace_document(self.job.document_id, self.job.area_id, chunks, vectors))
             return
         if self._staged is None:
-            self._staged = self.store.staged_replacement(self.job.document_id, self.job.area_id)
+            self._staged = self.store.staged_replacement(self.job.document_id, self.job.area_id, self.write_rows)
         self._timed(lambda: self._staged.add(chunks, vectors))
 
     def _timed(self, write: Callable[[], object]) -> None:
