@@ -11,7 +11,8 @@ with pypdf's ``PdfWriter`` (cached in ``bench/data/inputs/``). pypdf cannot writ
 streams, so these rewrites hold the same pages and text with every object at the top level
 of the file, and that alone changes pypdf's memory a lot: the original file is measured too,
 and ``R-exts.pdf`` from the same package (236 pages, same toolchain and structure) as a small
-original. ``--quick``: the 250-page prefix only. ``--prefixes 500``: other prefixes (the
+original. ``--quick``: the 250-page prefix only. ``--goal``: only the prefixes and the original
+manual (no ``R-exts.pdf``, no whole rewrite). ``--prefixes 500``: other prefixes (the
 goal of issue 17 compares the whole manual with a 500-page slice). ``--worker-only``: view 1
 only. ``--baseline DIR``: every worker import runs twice in a row, first with ``worker.py`` of
 the checkout ``DIR`` (e.g. a worktree of main, to measure the code before a change in the
@@ -156,7 +157,7 @@ def _rewrite(source: Path, pages: int, target: Path) -> float | None:
     return time.perf_counter() - started
 
 
-def inputs(quick: bool, prefixes: tuple[int, ...] = PREFIXES) -> tuple[list[Input], int]:
+def inputs(quick: bool, prefixes: tuple[int, ...] = PREFIXES, goal: bool = False) -> tuple[list[Input], int]:
     """Return the PDFs to import, smallest first (only the 250-page prefix with ``quick``), and the manual's pages."""
     refman = fetch_refman()
     INPUTS.mkdir(parents=True, exist_ok=True)
@@ -181,6 +182,8 @@ def inputs(quick: bool, prefixes: tuple[int, ...] = PREFIXES) -> tuple[list[Inpu
             items.insert(0, Input(f"{SMALL_ORIGINAL.name} (original)", SMALL_ORIGINAL,
                                   _page_count(SMALL_ORIGINAL), original))
         items.append(Input(f"refman all {total:,} pages, original file", refman, total, original))
+    if goal:  # the goal of issue 17: the prefixes and the original whole manual, nothing else
+        items = [i for i in items if i.pages in prefixes or i.path == refman]
     return items, total
 
 
@@ -715,7 +718,7 @@ def _report(raw: dict) -> list[str]:
 # --- the benchmark -------------------------------------------------------------------
 
 def run(quick: bool, embedder: str = "use", prefixes: tuple[int, ...] = PREFIXES, worker_only: bool = False,
-        baseline: Path | None = None) -> str:
+        baseline: Path | None = None, goal: bool = False) -> str:
     """Run the memory benchmark; return the Markdown report (also written to bench/out/memory.md).
 
     ``embedder`` is the worker's (``use``, as in production, or ``fake`` for a fast check of the
@@ -723,7 +726,7 @@ def run(quick: bool, embedder: str = "use", prefixes: tuple[int, ...] = PREFIXES
     the smallest.
     """
     try:
-        items, total_pages = inputs(quick, prefixes)
+        items, total_pages = inputs(quick, prefixes, goal)
     except DataUnavailable as exc:
         log(str(exc))
         return f"## Worker memory\n\nSkipped: {exc}\n"
@@ -816,10 +819,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--worker-only", action="store_true", help="only the worker view (no in-process, no extraction)")
     parser.add_argument("--baseline", type=Path, metavar="DIR",
                         help="also run every worker import with worker.py of this checkout, just before this one's")
+    parser.add_argument("--goal", action="store_true",
+                        help="only the prefixes and the original manual (e.g. --goal --prefixes 500)")
     args = parser.parse_args(argv)
     prefixes = tuple(int(p) for p in args.prefixes.split(",") if p.strip())
     print(render(args.render) if args.render else run(args.quick, args.embedder, prefixes, args.worker_only,
-                                                      args.baseline))
+                                                      args.baseline, args.goal))
 
 
 if __name__ == "__main__":
