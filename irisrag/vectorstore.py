@@ -22,7 +22,9 @@ INTERFACE (fixed; other modules rely on it):
         def count_by_document(self) -> dict[int, int]
         def count(self) -> int
 
-Also: ``set_area``, ``stored_model_keys``, ``version``, ``drop``; bulk ``replace_documents``; for bulk
+Also: ``staged_replacement`` (a long document written batch by batch, shown in one commit:
+``irisrag.vectorstaging``; every read path here filters with its ``Visibility``),
+``set_area``, ``stored_model_keys``, ``version``, ``drop``; bulk ``replace_documents``; for bulk
 loads of new documents ``arrow_rows`` + ``append``, then ``compact``; ``table`` (the raw handle,
 for benchmarks that measure LanceDB itself).
 ``connect(uri, storage_options=..., read_consistency_seconds=...)`` opens a LanceDB connection
