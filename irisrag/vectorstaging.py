@@ -154,6 +154,7 @@ def settle_all(table: Any, document_ids: Iterable[int] | None = None, write_rows
     """Settle every switched import (of these documents when given); return how many."""
     if table is None:
         return 0
+    table.checkout_latest()  # a writer's handle may be behind: settle what is recorded now
     wanted = None if document_ids is None else {int(d) for d in document_ids}
     entries = [e for e in _entries(table) if wanted is None or e.document_id in wanted]
     for entry in entries:
@@ -175,6 +176,7 @@ def purge_hidden(table: Any, older_than: timedelta = timedelta(days=1)) -> int:
     if table is None:
         return 0
     cutoff = new_generation() - int(older_than.total_seconds() * 1_000_000)
+    table.checkout_latest()
     switched = [e.staging_area for e in _entries(table)]
     where = f"area_id < 0 AND area_id > {-cutoff}" + (f" AND area_id NOT IN ({_ids(switched)})" if switched else "")
     found = table.count_rows(where)
@@ -230,6 +232,7 @@ class StagedReplacement:
         self._check_open()
         if not self.rows:
             raise ValueError(f"document {self.entry.document_id}: nothing staged to commit")
+        self._table.checkout_latest()
         earlier = [e for e in _entries(self._table) if e.document_id == self.entry.document_id]
         # One commit: this import shown, an earlier unsettled one of the document hidden again.
         _set_metadata(self._table, {self.entry.key: self.entry.value(), **{e.key: None for e in earlier}})

@@ -232,3 +232,16 @@ def test_pipeline_failure_in_batch_k_keeps_the_old_chunks_and_no_partial_rows(st
                    settings=PipelineSettings(200, 40, batch_size=2, write_rows=4), progress=lambda *a: None)
     assert embedder.calls == fail_on_call
     assert _seen(reader) == _old(reader) and writer.table().count_rows() == 8
+
+
+def test_two_workers_switching_documents_at_the_same_time_both_land(stores, tmp_path):
+    writer, reader = stores
+    other = VectorStore(str(tmp_path / "lance"), "fake-16", DIM, read_consistency_seconds=None)  # a second worker
+    first, second = writer.staged_replacement(1, 7), other.staged_replacement(2, 7)
+    first.add(_chunks(6, "neu"), _vectors(6))
+    second.add(_chunks(4, "neu"), _vectors(4))
+    first.commit()  # the second worker's table handle is now behind the first's switch
+    second.commit()
+    assert {h.text.split()[0] for h in reader.chunks_of(1)} == {"neu"} and len(reader.chunks_of(1)) == 6
+    assert {h.text.split()[0] for h in reader.chunks_of(2)} == {"neu"} and len(reader.chunks_of(2)) == 4
+    assert reader.table().count_rows() == 10 and reader.table().count_rows("area_id = 7") == 10
