@@ -43,7 +43,8 @@ Three views, each input on its own:
    database, no index upkeep. Per stage: the stage the pipeline last reported to its progress
    callback, or ``embedder.<method>`` / ``store.<method>`` while it is inside a call to the
    embedder or the vector store (thin proxies around both), so the LanceDB write shows as
-   ``store.replace_document`` whatever the pipeline's own stages are.
+   ``store.replace_document`` (a short document's one commit) or ``store.staged.add`` /
+   ``store.staged.commit`` (a long one's batches and switch) whatever the pipeline's own stages are.
 3. **Extraction alone**: ``irisrag.ingest.extract.iter_pages`` over the file in a fresh
    process, each page counted and dropped: RSS after the first page (opening the PDF) and the
    peak. What the PDF library costs by itself, whatever the pipeline keeps.
@@ -659,7 +660,8 @@ def _in_process_section(raw: dict, structures: dict[str, str]) -> str:
         + main + f"\n\nSlope of the added anonymous memory over pages: {slopes}.\n\n"
         "Peak anon − idle anon per stage: the stage last reported to the progress callback, or "
         "`embedder.<method>` / `store.<method>` while the pipeline is inside a call to the embedder or the "
-        "vector store (the LanceDB write is `store.replace_document`):\n\n" + stages
+        "vector store (the LanceDB write is `store.replace_document` for a short document, `store.staged.add` "
+        "per batch and `store.staged.commit` for the switch of a long one):\n\n" + stages
     )
 
 

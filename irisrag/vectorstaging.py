@@ -146,7 +146,7 @@ def settle(table: Any, entry: Entry, write_rows: int = 512) -> None:
     for start in range(0, len(indices), max(1, int(write_rows))):  # each update rewrites a bounded slice
         low, high = int(indices[start]), int(indices[min(start + write_rows, len(indices)) - 1])
         where = f"area_id = {staged} AND chunk_index >= {low} AND chunk_index <= {high}"
-        upkeep.retry(lambda: table.update(where=where, values={"area_id": entry.area_id}))
+        upkeep.retry(lambda where=where: table.update(where=where, values={"area_id": entry.area_id}))
     _set_metadata(table, {entry.key: None})
 
 

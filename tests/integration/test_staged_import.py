@@ -86,9 +86,9 @@ def test_readers_find_only_the_old_chunks_while_the_worker_stages_batches(tmp_pa
     seen = ["old" if texts == old else "new" if texts == {h.text for h in new} else "mix" for _, texts in readings]
     # The row says "embedding" until the job ends, also after the switch: old ..., then new ..., nothing else.
     assert seen == sorted(seen, key=["old", "new"].index), seen
-    staged_batches = [progress for (progress, _), kind in zip(readings, seen) if kind == "old"
+    staged_batches = [progress for (progress, _), kind in zip(readings, seen, strict=True) if kind == "old"
                       and progress >= 2 * WRITE_ROWS]
-    assert staged_batches, list(zip(seen, [p for p, _ in readings]))  # read with at least two batches staged
+    assert staged_batches, list(zip(seen, [p for p, _ in readings], strict=True))  # read with at least two batches staged
     assert len(new) == done.chunk_count > 4 * WRITE_ROWS and not any("Alter" in h.text for h in new)
     assert [h.chunk_index for h in new] == list(range(done.chunk_count)) and _hidden_rows(app) == 0
 
