@@ -92,8 +92,8 @@ def delete_queue(redis_url: str, queue_name: str) -> None:
         log(f"could not delete the bench queue: {exc}")
 
 
-def start_worker(config: dict, logfile: Path) -> tuple[subprocess.Popen, float]:
-    """Start worker.py (its own process group) and wait until it is registered on the queue."""
+def start_worker(config: dict, logfile: Path, root: Path = ROOT) -> tuple[subprocess.Popen, float]:
+    """Start worker.py of the checkout ``root`` (its own process group); wait until it is registered on the queue."""
     from redis import Redis
     from rq import Queue, Worker
 
@@ -114,7 +114,7 @@ def start_worker(config: dict, logfile: Path) -> tuple[subprocess.Popen, float]:
     }
     started = time.perf_counter()
     with open(logfile, "ab") as out:
-        proc = subprocess.Popen([sys.executable, "worker.py", f"bench-{uuid.uuid4().hex[:6]}"], cwd=ROOT, env=env,
+        proc = subprocess.Popen([sys.executable, "worker.py", f"bench-{uuid.uuid4().hex[:6]}"], cwd=root, env=env,
                                 stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     redis = Redis.from_url(config["REDIS_URL"])
     queue = Queue(config["QUEUE_NAME"], connection=redis)

@@ -1,6 +1,7 @@
 """Memory: peak RSS of a worker importing the 2,415-page R reference manual, and how it grows with pages.
 
-``.venv/bin/python -m bench.memory_bench [--quick] [--embedder use|fake] [--render JSON]``
+``.venv/bin/python -m bench.memory_bench [--quick] [--embedder use|fake] [--prefixes 250,1000]
+[--worker-only] [--baseline DIR] [--render JSON]``
 
 Input: ``fullrefman.pdf`` (the R reference manual, 2,415 pages, written by pdfTeX with its
 objects packed into object streams) from Debian's ``r-doc-pdf`` package, fetched with
@@ -10,7 +11,12 @@ with pypdf's ``PdfWriter`` (cached in ``bench/data/inputs/``). pypdf cannot writ
 streams, so these rewrites hold the same pages and text with every object at the top level
 of the file, and that alone changes pypdf's memory a lot: the original file is measured too,
 and ``R-exts.pdf`` from the same package (236 pages, same toolchain and structure) as a small
-original. ``--quick``: the 250-page prefix only.
+original. ``--quick``: the 250-page prefix only. ``--goal``: only the prefixes and the original
+manual (no ``R-exts.pdf``, no whole rewrite). ``--prefixes 500``: other prefixes (the
+goal of issue 17 compares the whole manual with a 500-page slice). ``--worker-only``: view 1
+only. ``--baseline DIR``: every worker import runs twice in a row, first with ``worker.py`` of
+the checkout ``DIR`` (e.g. a worktree of main, to measure the code before a change in the
+same run), then with this one; the baseline's rows are labelled ``[baseline]``.
 
 Three views, each input on its own:
 
@@ -37,7 +43,8 @@ Three views, each input on its own:
    database, no index upkeep. Per stage: the stage the pipeline last reported to its progress
    callback, or ``embedder.<method>`` / ``store.<method>`` while it is inside a call to the
    embedder or the vector store (thin proxies around both), so the LanceDB write shows as
-   ``store.replace_document`` whatever the pipeline's own stages are.
+   ``store.replace_document`` (a short document's one commit) or ``store.staged.add`` /
+   ``store.staged.commit`` (a long one's batches and switch) whatever the pipeline's own stages are.
 3. **Extraction alone**: ``irisrag.ingest.extract.iter_pages`` over the file in a fresh
    process, each page counted and dropped: RSS after the first page (opening the PDF) and the
    peak. What the PDF library costs by itself, whatever the pipeline keeps.
@@ -151,7 +158,7 @@ def _rewrite(source: Path, pages: int, target: Path) -> float | None:
     return time.perf_counter() - started
 
 
-def inputs(quick: bool) -> tuple[list[Input], int]:
+def inputs(quick: bool, prefixes: tuple[int, ...] = PREFIXES, goal: bool = False) -> tuple[list[Input], int]:
     """Return the PDFs to import, smallest first (only the 250-page prefix with ``quick``), and the manual's pages."""
     refman = fetch_refman()
     INPUTS.mkdir(parents=True, exist_ok=True)
@@ -161,7 +168,7 @@ def inputs(quick: bool) -> tuple[list[Input], int]:
         log(f"warning: {refman.name} has {total} pages, expected {EXPECTED_PAGES} (another r-doc-pdf version?)")
     rewritten = "pypdf rewrite (no object streams)"
     items = []
-    for pages in (QUICK_PREFIX,) if quick else (*PREFIXES, total):
+    for pages in (QUICK_PREFIX,) if quick else (*prefixes, total):
         pages = min(pages, total)
         name = f"fullrefman.p1-{pages}.pdf" if pages < total else "fullrefman.rewritten.pdf"
         target = INPUTS / name
@@ -176,6 +183,8 @@ def inputs(quick: bool) -> tuple[list[Input], int]:
             items.insert(0, Input(f"{SMALL_ORIGINAL.name} (original)", SMALL_ORIGINAL,
                                   _page_count(SMALL_ORIGINAL), original))
         items.append(Input(f"refman all {total:,} pages, original file", refman, total, original))
+    if goal:  # the goal of issue 17: the prefixes and the original whole manual, nothing else
+        items = [i for i in items if i.pages in prefixes or i.path == refman]
     return items, total
 
 
@@ -367,12 +376,12 @@ def _horse_row(item: Input, run: dict, sampler, worker_pid: int, logfile: Path) 
     }
 
 
-def _worker_import(item: Input, redis_url: str, workroot: Path, embedder: str) -> dict:
-    """Import one PDF through a fresh instance and worker; return the memory and timing numbers."""
+def _worker_import(item: Input, redis_url: str, workroot: Path, embedder: str, root: Path = ROOT) -> dict:
+    """Import one PDF through a fresh instance and a worker of checkout ``root``; return the numbers."""
     tmp = Path(tempfile.mkdtemp(prefix="memory-", dir=workroot))
     config, app, area_id = _memory_instance(tmp, redis_url, embedder)
     logfile = tmp / "worker.log"
-    worker, worker_start = start_worker(config, logfile)
+    worker, worker_start = start_worker(config, logfile, root)
     try:
         idle = _idle_memory(worker.pid)
         source = tmp / "src" / item.path.name
@@ -384,7 +393,8 @@ def _worker_import(item: Input, redis_url: str, workroot: Path, embedder: str) -
         parent = proc_memory(worker.pid) or {}
         horse = _horse_row(item, run, sampler, worker.pid, logfile)
         first = {key: horse.pop(key) for key in ("horse_first", "horse_peak", "horses")}
-        return {"label": item.label, "pages": item.pages, "chunks": run["chunks"], "wall": run["wall"], "load": load,
+        label = item.label if root == ROOT else f"{item.label} [baseline]"
+        return {"label": label, "tree": str(root), "pages": item.pages, "chunks": run["chunks"], "wall": run["wall"], "load": load,
                 "embedder": embedder, "worker_start": worker_start, "idle": idle, **first, "parent_after": parent,
                 **horse}
     finally:
@@ -440,9 +450,11 @@ class Marked:
         def call(*a, **k):
             previous, stage[0] = stage[0], f"{self._label}.{name}"
             try:
-                return value(*a, **k)
+                result = value(*a, **k)
             finally:
                 stage[0] = previous
+            # A staged replacement's writes (add, commit) are the store's too: "store.staged.add".
+            return Marked(result, f"{self._label}.staged") if name == "staged_replacement" else result
         return call
 
 
@@ -648,7 +660,8 @@ def _in_process_section(raw: dict, structures: dict[str, str]) -> str:
         + main + f"\n\nSlope of the added anonymous memory over pages: {slopes}.\n\n"
         "Peak anon − idle anon per stage: the stage last reported to the progress callback, or "
         "`embedder.<method>` / `store.<method>` while the pipeline is inside a call to the embedder or the "
-        "vector store (the LanceDB write is `store.replace_document`):\n\n" + stages
+        "vector store (the LanceDB write is `store.replace_document` for a short document, `store.staged.add` "
+        "per batch and `store.staged.commit` for the switch of a long one):\n\n" + stages
     )
 
 
@@ -674,6 +687,7 @@ def _extract_section(raw: dict, structures: dict[str, str]) -> str:
 
 def _report(raw: dict) -> list[str]:
     structures = {i["label"]: i["structure"] for i in raw["inputs"]}
+    structures.update({f"{label} [baseline]": f"{kind} [baseline]" for label, kind in list(structures.items())})
     input_rows = []
     for i in raw["inputs"]:
         written = "cached" if i["written_seconds"] is None else f"{i['written_seconds']:.1f} s"
@@ -698,14 +712,15 @@ def _report(raw: dict) -> list[str]:
         "## Machine\n\n" + raw["machine"],
         "## Worker memory importing the R reference manual\n\n" + method + "\n\n" + inputs_md,
         _worker_section(raw, structures),
-        _in_process_section(raw, structures),
-        _extract_section(raw, structures),
+        *([_in_process_section(raw, structures)] if raw["in_process"] else []),
+        *([_extract_section(raw, structures)] if raw["extract"] else []),
     ]
 
 
 # --- the benchmark -------------------------------------------------------------------
 
-def run(quick: bool, embedder: str = "use") -> str:
+def run(quick: bool, embedder: str = "use", prefixes: tuple[int, ...] = PREFIXES, worker_only: bool = False,
+        baseline: Path | None = None, goal: bool = False) -> str:
     """Run the memory benchmark; return the Markdown report (also written to bench/out/memory.md).
 
     ``embedder`` is the worker's (``use``, as in production, or ``fake`` for a fast check of the
@@ -713,7 +728,7 @@ def run(quick: bool, embedder: str = "use") -> str:
     the smallest.
     """
     try:
-        items, total_pages = inputs(quick)
+        items, total_pages = inputs(quick, prefixes, goal)
     except DataUnavailable as exc:
         log(str(exc))
         return f"## Worker memory\n\nSkipped: {exc}\n"
@@ -728,9 +743,9 @@ def run(quick: bool, embedder: str = "use") -> str:
     redis_url, redis_proc = start_redis()
     try:
         log(f"redis {redis_url}; inputs: " + ", ".join(f"{i.label} ({i.path.name})" for i in items))
-        worker_rows = _worker_rows(items, redis_url, workroot, embedder)
-        in_process_rows = _in_process_rows(items, settings, workroot)
-        extract_rows = _extract_rows(items)
+        worker_rows = _worker_rows(items, redis_url, workroot, embedder, baseline)
+        in_process_rows = [] if worker_only else _in_process_rows(items, settings, workroot)
+        extract_rows = [] if worker_only else _extract_rows(items)
     finally:
         if redis_proc is not None:
             redis_proc.terminate()
@@ -738,7 +753,7 @@ def run(quick: bool, embedder: str = "use") -> str:
         shutil.rmtree(workroot, ignore_errors=True)
     raw = {
         "quick": quick, "machine": machine_text, "redis_url": redis_url, "settings": settings,
-        "pypdf": pypdf.__version__, "refman": str(REFMAN.relative_to(DATA)), "refman_pages": total_pages,
+        "baseline": str(baseline) if baseline else None, "pypdf": pypdf.__version__, "refman": str(REFMAN.relative_to(DATA)), "refman_pages": total_pages,
         "refman_bytes": REFMAN.stat().st_size,
         "inputs": [{"label": i.label, "path": str(i.path), "pages": i.pages, "structure": i.structure,
                     "bytes": i.path.stat().st_size, "written_seconds": i.written_seconds} for i in items],
@@ -750,12 +765,13 @@ def run(quick: bool, embedder: str = "use") -> str:
     return "\n\n".join(sections[1:])
 
 
-def _worker_rows(items: list[Input], redis_url: str, workroot: Path, embedder: str) -> list[dict]:
+def _worker_rows(items: list[Input], redis_url: str, workroot: Path, embedder: str,
+                 baseline: Path | None = None) -> list[dict]:
     rows = []
-    for item in items:
-        row = _worker_import(item, redis_url, workroot, embedder)
+    for item, root in [(item, root) for item in items for root in ([baseline] if baseline else []) + [ROOT]]:
+        row = _worker_import(item, redis_url, workroot, embedder, root)
         rows.append(row)
-        log(f"worker ({embedder}) {item.label}: {row['chunks']} chunks in {row['wall']:.1f} s, idle "
+        log(f"worker ({embedder}) {row['label']}: {row['chunks']} chunks in {row['wall']:.1f} s, idle "
             f"{row['idle']['VmRSS']:.0f} (anon {row['idle']['RssAnon']:.0f}), horse peak "
             f"{row['horse_peak']['VmRSS']:.0f} (anon {row['horse_peak']['RssAnon']:.0f}, "
             f"private {row['horse_peak'].get('Private', float('nan')):.0f}) MiB")
@@ -799,8 +815,18 @@ def main(argv: list[str] | None = None) -> None:
                         help="the worker's embedder (default use, as in production; fake: a fast check)")
     parser.add_argument("--render", type=Path, metavar="JSON",
                         help="re-render the report from a run's raw JSON instead of measuring")
+    parser.add_argument("--prefixes", default=",".join(map(str, PREFIXES)),
+                        help="page counts of the rewritten prefixes to import besides the whole manual "
+                             f"(default {','.join(map(str, PREFIXES))})")
+    parser.add_argument("--worker-only", action="store_true", help="only the worker view (no in-process, no extraction)")
+    parser.add_argument("--baseline", type=Path, metavar="DIR",
+                        help="also run every worker import with worker.py of this checkout, just before this one's")
+    parser.add_argument("--goal", action="store_true",
+                        help="only the prefixes and the original manual (e.g. --goal --prefixes 500)")
     args = parser.parse_args(argv)
-    print(render(args.render) if args.render else run(args.quick, args.embedder))
+    prefixes = tuple(int(p) for p in args.prefixes.split(",") if p.strip())
+    print(render(args.render) if args.render else run(args.quick, args.embedder, prefixes, args.worker_only,
+                                                      args.baseline, args.goal))
 
 
 if __name__ == "__main__":

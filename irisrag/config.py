@@ -168,6 +168,7 @@ SETTINGS: tuple[Setting, ...] = (
     # --- embeddings (SPEC 4) ---
     Setting("EMBEDDER", "use", "Embedder: `use` (built-in multilingual USE, offline, fast), `e5` (built-in multilingual-e5-small, offline, better but ~15x slower to import), `ollama`, `openai`, `fake` (tests)."),
     Setting("EMBEDDING_BATCH_SIZE", 32, "Chunks embedded per call.", int),
+    Setting("IMPORT_WRITE_ROWS", 512, "Chunks an import writes to LanceDB per commit. A document with more chunks is written in batches of this size, invisible until its last batch is in, then shown in one commit (its old chunks stay until then), so an import's memory does not grow with the document. Each batch is a LanceDB version and fragment until the next compaction.", _positive),
     Setting("CHUNK_SIZE", 700, "Characters per chunk.", int),
     Setting("CHUNK_OVERLAP", 150, "Characters shared by neighbouring chunks.", int),
     Setting("OLLAMA_URL", "http://127.0.0.1:11434", "Ollama base URL (embeddings `/api/embed`, chat `/api/chat`)."),

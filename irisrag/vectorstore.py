@@ -22,7 +22,9 @@ INTERFACE (fixed; other modules rely on it):
         def count_by_document(self) -> dict[int, int]
         def count(self) -> int
 
-Also: ``set_area``, ``stored_model_keys``, ``version``, ``drop``; bulk ``replace_documents``; for bulk
+Also: ``staged_replacement`` (a long document written batch by batch, shown in one commit:
+``irisrag.vectorstaging``; every read path here filters with its ``Visibility``),
+``set_area``, ``stored_model_keys``, ``version``, ``drop``; bulk ``replace_documents``; for bulk
 loads of new documents ``arrow_rows`` + ``append``, then ``compact``; ``table`` (the raw handle,
 for benchmarks that measure LanceDB itself).
 ``connect(uri, storage_options=..., read_consistency_seconds=...)`` opens a LanceDB connection
@@ -71,6 +73,7 @@ from irisrag import vectorindex as upkeep
 from irisrag.errors import EmbedderMismatch, EmbeddingError
 from irisrag.i18n import N_
 from irisrag.vectorindex import FTS_LANGUAGES, IndexPolicy, Maintenance  # noqa: F401  (public here too)
+from irisrag.vectorstaging import StagedReplacement, Visibility, forget_document, purge_hidden, settle_all
 from irisrag.vectortables import TABLE_PREFIX, chunk_schema, connect, opened_here, table_name  # noqa: F401
 
 log = logging.getLogger(__name__)
@@ -201,12 +204,12 @@ class VectorStore:
         return (matrix / np.where(norms > 0, norms, 1.0)).astype(np.float32, copy=False)
 
     def _arrow_rows(self, document_id: int, area_id: int, chunks: Sequence[ChunkIn],
-                    vectors: np.ndarray) -> pa.Table:
+                    vectors: np.ndarray, id_suffix: str = "") -> pa.Table:
         """Build the Arrow rows of one document's chunks."""
         doc, area = int(document_id), int(area_id)
         flat = pa.array(vectors.reshape(-1), type=pa.float32())
         columns = [
-            pa.array([f"{doc}:{int(c.index)}" for c in chunks], pa.string()),
+            pa.array([f"{doc}:{int(c.index)}{id_suffix}" for c in chunks], pa.string()),
             pa.array([doc] * len(chunks), pa.int64()),
             pa.array([area] * len(chunks), pa.int64()),
             pa.array([int(c.index) for c in chunks], pa.int32()),
@@ -216,9 +219,10 @@ class VectorStore:
         ]
         return pa.Table.from_arrays(columns, schema=self.schema)
 
-    def arrow_rows(self, document_id: int, area_id: int, chunks: Sequence[ChunkIn], vectors: np.ndarray) -> pa.Table:
+    def arrow_rows(self, document_id: int, area_id: int, chunks: Sequence[ChunkIn], vectors: np.ndarray,
+                   id_suffix: str = "") -> pa.Table:
         """Return a document's chunks as checked, normalised Arrow rows (for ``append``)."""
-        return self._arrow_rows(document_id, area_id, chunks, self._vectors(chunks, vectors))
+        return self._arrow_rows(document_id, area_id, chunks, self._vectors(chunks, vectors), id_suffix)
 
     def append(self, rows: pa.Table) -> None:
         """Add prepared rows in one commit, creating the table: bulk loads of new documents only."""
@@ -238,9 +242,18 @@ class VectorStore:
         """Replace a document's chunks in one commit: readers see all old or all new."""
         self.replace_documents([(document_id, area_id, chunks, vectors)])
 
+    def staged_replacement(self, document_id: int, area_id: int, write_rows: int = 512) -> StagedReplacement:
+        """Start replacing a document batch by batch (``add`` ..., then ``commit`` or ``abort``).
+
+        Readers see the old chunks until ``commit``, then all the new ones (``irisrag.vectorstaging``);
+        memory holds one batch, not the document; no write touches more than ``write_rows`` rows.
+        """
+        return StagedReplacement(self, document_id, area_id, write_rows)
+
     def replace_documents(self, documents: Sequence[tuple[int, int, Sequence[ChunkIn], np.ndarray]]) -> None:
         """Replace the chunks of several (document id, area id, chunks, vectors) in one commit."""
         rows, ids = [], []
+        settle_all(self._open(), [d[0] for d in documents])  # an unsettled staged import would hide the merge
         for document_id, area_id, chunks, vectors in documents:
             matrix = self._vectors(chunks, vectors)
             indices = [int(c.index) for c in chunks]
@@ -269,22 +282,24 @@ class VectorStore:
         log.debug("table=%s documents=%d event=replaced", self.table_name, len(ids))
 
     def delete_document(self, document_id: int) -> None:
-        """Delete a document's chunks."""
+        """Delete a document's chunks (staged ones too)."""
         table = self._open()
         if table is not None:
             table.delete(f"document_id = {int(document_id)}")
+            forget_document(table, document_id)
 
     def set_area(self, document_id: int, area_id: int) -> None:
         """Move a document's chunks to another area."""
         table = self._open()
         if table is not None:
-            table.update(where=f"document_id = {int(document_id)}", values={"area_id": int(area_id)})
+            settle_all(table, [document_id])  # staged rows then carry the old area like the rest
+            table.update(where=f"document_id = {int(document_id)} AND area_id >= 0", values={"area_id": int(area_id)})
 
     # --- reads ----------------------------------------------------------------
 
     def search(self, vector: np.ndarray, area_ids: Sequence[int], k: int) -> list[Hit]:
         """Return the k nearest chunks by cosine similarity within the given areas."""
-        areas = sorted({int(a) for a in area_ids})
+        areas = sorted({int(a) for a in area_ids if int(a) >= 0})  # negative ids are staged rows
         if not areas or k <= 0:
             return []
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
@@ -297,20 +312,21 @@ class VectorStore:
         norm = float(np.linalg.norm(query))
         if norm > 0:
             query = (query / norm).astype(np.float32)
+        visible = Visibility.of(table)  # before the query: never older than the rows it reads
         result = upkeep.tune_query(
             table.search(query, vector_column_name="vector")
             .distance_type("cosine")
-            .where(f"area_id IN ({_in_list(areas)})", prefilter=True)
+            .where(visible.where(areas), prefilter=True)
             .select([*_COLUMNS, "_distance"])
             .limit(int(k))
         ).to_arrow()
         rows = result.to_pylist()
-        return [_hit(row, score=1.0 - float(row["_distance"]), rank=rank) for rank, row in enumerate(rows)]
+        return [_hit(row, visible, score=1.0 - float(row["_distance"]), rank=rank) for rank, row in enumerate(rows)]
 
     def search_fulltext(self, text: str, area_ids: Sequence[int], k: int, *,
                         vector: np.ndarray | None = None) -> list[TextHit]:
         """Return the k best BM25 matches of the text's words within the given areas."""
-        areas = sorted({int(a) for a in area_ids})
+        areas = sorted({int(a) for a in area_ids if int(a) >= 0})  # negative ids are staged rows
         words = QUERY_WORDS.findall(text or "")
         table = self._open()
         if not areas or k <= 0 or not words or table is None:
@@ -321,9 +337,10 @@ class VectorStore:
                 self._warned_no_index = True
             return []
         columns = [*_COLUMNS, "_score", *(["vector"] if vector is not None else [])]
+        visible = Visibility.of(table)
         result = (
             table.search(MatchQuery(" ".join(words), "text"), query_type="fts")
-            .where(f"area_id IN ({_in_list(areas)})", prefilter=True)
+            .where(visible.where(areas), prefilter=True)
             .select(columns)
             .limit(int(k))
             .to_arrow()
@@ -334,7 +351,7 @@ class VectorStore:
             matrix = result.column("vector").combine_chunks().flatten().to_numpy().reshape(-1, self.dim)
             similarity = matrix @ (query / max(float(np.linalg.norm(query)), 1e-12)).astype(np.float32)
         rows = result.select([*_COLUMNS, "_score"]).to_pylist()
-        return [TextHit(_hit(row, score=float(similarity[rank]), rank=rank), float(row["_score"]))
+        return [TextHit(_hit(row, visible, score=float(similarity[rank]), rank=rank), float(row["_score"]))
                 for rank, row in enumerate(rows)]
 
     def refresh_indexes(self) -> str:
@@ -347,7 +364,14 @@ class VectorStore:
 
     def maintain(self, policy: IndexPolicy | None = None, *, full: bool = True,
                  retrain: bool = False) -> Maintenance:
-        """Run one index upkeep pass (``irisrag.vectorindex.maintain``); one process at a time."""
+        """Run one index upkeep pass (``irisrag.vectorindex.maintain``); one process at a time.
+
+        A full pass first finishes switched imports whose worker died while settling them and
+        deletes staged rows a dead import left (``vectorstaging.settle_all``, ``purge_hidden``).
+        """
+        if full:
+            settle_all(self._open())
+            purge_hidden(self._open())
         return upkeep.maintain(self._open(), self.fts_language, policy or IndexPolicy(), full=full, retrain=retrain)
 
     def chunks_of(self, document_id: int) -> list[Hit]:
@@ -355,31 +379,33 @@ class VectorStore:
         table = self._open()
         if table is None:
             return []
+        visible = Visibility.of(table)
         rows = (
-            table.search().where(f"document_id = {int(document_id)}").select(_COLUMNS).limit(None).to_arrow()
+            table.search().where(f"document_id = {int(document_id)} AND {visible.where()}").select(_COLUMNS)
+            .limit(None).to_arrow()
         ).to_pylist()
         rows.sort(key=lambda row: row["chunk_index"])
-        return [_hit(row, score=0.0, rank=rank) for rank, row in enumerate(rows)]
+        return [_hit(row, visible, score=0.0, rank=rank) for rank, row in enumerate(rows)]
 
     def count_by_document(self) -> dict[int, int]:
         """Return the number of chunks per document id."""
         table = self._open()
         if table is None:
             return {}
-        column = table.search().select(["document_id"]).limit(None).to_arrow().column("document_id")
+        column = table.search().where(Visibility.of(table).where()).select(["document_id"]).limit(None).to_arrow().column("document_id")
         counts = column.value_counts().to_pylist() if len(column) else []
         return {int(item["values"]): int(item["counts"]) for item in counts}
 
     def count(self) -> int:
-        """Return the number of stored chunks."""
+        """Return the number of stored chunks (not counting staged or retired rows)."""
         table = self._open()
-        return 0 if table is None else table.count_rows()
+        return 0 if table is None else table.count_rows(Visibility.of(table).where())
 
 
-def _hit(row: dict[str, Any], *, score: float, rank: int) -> Hit:
+def _hit(row: dict[str, Any], visible: Visibility, *, score: float, rank: int) -> Hit:
     return Hit(
         document_id=int(row["document_id"]),
-        area_id=int(row["area_id"]),
+        area_id=visible.area(int(row["area_id"])),
         chunk_index=int(row["chunk_index"]),
         page=None if row["page"] is None else int(row["page"]),
         text=row["text"],

@@ -50,6 +50,11 @@ def check_pdf_header(path: Path) -> None:
         )
 
 
+# PDFium's memory grows about 4 MiB per 1,000 pages read from one open document (the R manual,
+# bench/README.md); reopening it every so many pages keeps that flat at the cost of one open.
+REOPEN_PAGES = 250
+
+
 class PdfFile:
     """An open PDF: its page count and, read on demand, each page's cleaned text."""
 
@@ -103,6 +108,12 @@ class PdfFile:
                     page.close()
         return text
 
+    def reopen(self) -> None:
+        """Open the document afresh: PDFium keeps every object it parsed until the document is closed."""
+        with PDFIUM_LOCK:
+            self.document.close()
+            self.document = pdfium.PdfDocument(str(self.path))
+
     def close(self) -> None:
         """Release PDFium's document."""
         with PDFIUM_LOCK:
@@ -142,6 +153,8 @@ def iter_pdf_pages(path: Path, pdf: PdfFile | None = None, ocr: PageOcr | None =
     pdf = pdf or open_pdf(path)
     try:
         for index in range(pdf.pages):
+            if index and index % REOPEN_PAGES == 0:
+                pdf.reopen()
             yield Page(index + 1, pdf.page_text(index, ocr))
     finally:
         pdf.close()

@@ -1,11 +1,14 @@
-"""The import pipeline: hash check -> extract -> chunk -> embed (batched) -> store.
+"""The import pipeline: hash check -> extract -> chunk -> embed (batched) -> store (batched).
 
 Flask-free and database-free: the caller passes the document's identity, the last known
 hash and a progress callback, and records the result. Pages stream from a reader thread
-through the chunker into embedding batches. Writing the chunks is one LanceDB
-commit (``VectorStore.replace_document``), so a document is never half-indexed: until the
-commit readers see the old chunks, after it the new ones; a failure before it leaves the
-old chunks in place.
+through the chunker into embedding batches, and the embedded chunks go to LanceDB as they
+are ready, so memory holds a few pages and one write batch whatever the document's length.
+A document is never half-indexed: one of up to ``write_rows`` chunks is written in one
+commit (``VectorStore.replace_document``); a longer one is staged batch by batch and shown
+in one commit at the end (``VectorStore.staged_replacement``, ``irisrag.vectorstaging``).
+Until that commit readers see the old chunks, after it the new ones; a failure before it
+deletes what was staged and leaves the old chunks in place.
 """
 from __future__ import annotations
 
@@ -50,6 +53,7 @@ class PipelineSettings:
     chunk_overlap: int = 150
     batch_size: int = 32
     ocr: OcrSettings = field(default_factory=OcrSettings)
+    write_rows: int = 512  # chunks per LanceDB write; a longer document is staged (IMPORT_WRITE_ROWS)
 
 
 @dataclass(frozen=True)
@@ -88,26 +92,83 @@ def run_import(job: ImportJob, *, embedder, store, settings: PipelineSettings, p
     progress("extracting", 0, 0)
     page_total, source = page_source(job.path, job.kind, settings.ocr)
     pages = PagePrefetch(source)
+    writer = ChunkWriter(store, job, settings.write_rows)
     try:
-        rows, vectors = _chunk_and_embed(pages, page_total, embedder, settings, progress, timings)
+        _chunk_and_embed(pages, page_total, embedder, settings, progress, timings, writer)
+        if not writer.rows:
+            raise ExtractionError(EMPTY_MESSAGE, f"{job.path}: no text found")
+        writer.finish()
+    except BaseException:
+        writer.abort()
+        raise
     finally:
         pages.close()
-    timings["extract"] = pages.extract_seconds
-    timings["extract_wait"] = pages.wait_seconds
-    if not rows:
-        raise ExtractionError(EMPTY_MESSAGE, f"{job.path}: no text found")
-    began = time.perf_counter()
-    with unwritable_store_named():
-        store.replace_document(job.document_id, job.area_id, rows, vectors)
-    timings["store"] = time.perf_counter() - began
+    timings.update(extract=pages.extract_seconds, extract_wait=pages.wait_seconds, store=writer.seconds)
     timings["total"] = time.perf_counter() - started
-    log.info("imported document_id=%s chunks=%d seconds=%.2f", job.document_id, len(rows), timings["total"])
-    return ImportResult("done", sha256, size, len(rows), timings)
+    log.info("imported document_id=%s chunks=%d seconds=%.2f", job.document_id, writer.rows, timings["total"])
+    return ImportResult("done", sha256, size, writer.rows, timings)
+
+
+class ChunkWriter:
+    """Take embedded chunks as they come and write them to the vector store.
+
+    Holds at most ``write_rows`` chunks: a document that ends before that is written in one
+    commit, exactly as before; a longer one goes to a staged replacement one batch at a time
+    and is shown by ``finish``. ``abort`` drops what was staged (the old chunks stay).
+    """
+
+    def __init__(self, store, job: ImportJob, write_rows: int) -> None:
+        self.store, self.job = store, job
+        self.write_rows = max(1, int(write_rows))
+        self.rows = 0
+        self.seconds = 0.0
+        self._chunks: list = []
+        self._vectors: list[np.ndarray] = []
+        self._staged = None
+
+    def add(self, chunks: list, vectors: np.ndarray) -> None:
+        """Take one embedding batch; write a batch to the store once ``write_rows`` chunks are waiting."""
+        self._chunks.extend(chunks)
+        self._vectors.append(vectors)
+        self.rows += len(chunks)
+        if len(self._chunks) >= self.write_rows:
+            self._write(staged=True)
+
+    def finish(self) -> None:
+        """Write what is left: one commit for a short document, the last batch and the switch for a long one."""
+        self._write(staged=self._staged is not None)
+        if self._staged is not None:
+            self._timed(self._staged.commit)
+
+    def abort(self) -> None:
+        """Drop the staged rows of a failed import."""
+        if self._staged is not None:
+            self._staged.abort()
+
+    def _write(self, staged: bool) -> None:
+        if not self._chunks:
+            return
+        chunks, vectors = self._chunks, np.vstack(self._vectors)
+        self._chunks, self._vectors = [], []
+        if not staged:
+            self._timed(lambda: self.store.replace_document(self.job.document_id, self.job.area_id, chunks, vectors))
+            return
+        if self._staged is None:
+            self._staged = self.store.staged_replacement(self.job.document_id, self.job.area_id, self.write_rows)
+        self._timed(lambda: self._staged.add(chunks, vectors))
+
+    def _timed(self, write: Callable[[], object]) -> None:
+        began = time.perf_counter()
+        try:
+            with unwritable_store_named():
+                write()
+        finally:
+            self.seconds += time.perf_counter() - began
 
 
 def _chunk_and_embed(pages: PagePrefetch, page_total: int | None, embedder, settings: PipelineSettings,
-                     progress: Progress, timings: dict) -> tuple[list, np.ndarray]:
-    """Chunk the streamed pages and embed them in batches; return the rows and their vectors."""
+                     progress: Progress, timings: dict, writer: ChunkWriter) -> None:
+    """Chunk the streamed pages and embed them in batches, handing each batch to the writer."""
     from irisrag.vectorstore import ChunkIn
 
     chunks = chunk_pages(_announced(pages, progress), settings.chunk_size, settings.chunk_overlap)
@@ -115,8 +176,6 @@ def _chunk_and_embed(pages: PagePrefetch, page_total: int | None, embedder, sett
     if page_total is None:  # one page: its text is in memory anyway, so the total is exact
         chunks = list(chunks)
         known_total = len(chunks)
-    rows: list = []
-    parts: list[np.ndarray] = []
     batch: list[Chunk] = []
     embed_seconds = 0.0
     began = time.perf_counter()
@@ -124,18 +183,18 @@ def _chunk_and_embed(pages: PagePrefetch, page_total: int | None, embedder, sett
     def total() -> int:
         if known_total is not None:
             return known_total
-        return _estimate(len(rows), len(rows) + len(batch), pages, page_total)
+        return _estimate(writer.rows, writer.rows + len(batch), pages, page_total)
 
     def flush() -> None:
         nonlocal embed_seconds
-        if not parts:
+        if not writer.rows:
             progress("embedding", 0, total())
         t0 = time.perf_counter()
-        parts.append(np.asarray(embedder.embed_documents([c.text for c in batch]), dtype=np.float32))
+        vectors = np.asarray(embedder.embed_documents([c.text for c in batch]), dtype=np.float32)
         embed_seconds += time.perf_counter() - t0
-        rows.extend(ChunkIn(c.index, c.text, c.page) for c in batch)
+        writer.add([ChunkIn(c.index, c.text, c.page) for c in batch], vectors)
         batch.clear()
-        progress("embedding", len(rows), total())
+        progress("embedding", writer.rows, total())
 
     for chunk in chunks:
         batch.append(chunk)
@@ -144,10 +203,7 @@ def _chunk_and_embed(pages: PagePrefetch, page_total: int | None, embedder, sett
     if batch:
         flush()
     timings["embed"] = embed_seconds
-    timings["chunk"] = max(0.0, time.perf_counter() - began - embed_seconds - pages.wait_seconds)
-    if not rows:
-        return [], np.zeros((0, 0), dtype=np.float32)
-    return rows, np.vstack(parts)
+    timings["chunk"] = max(0.0, time.perf_counter() - began - embed_seconds - pages.wait_seconds - writer.seconds)
 
 
 def _announced(pages: PagePrefetch, progress: Progress) -> Iterator:

@@ -264,7 +264,8 @@ def _pipeline_inputs(doc: Document, force: bool):
     job = ImportJob(doc.id, doc.area_id, path, doc.kind, doc.sha256,
                     doc.chunk_count if doc.embedder_key == comps.embedder.key else 0, force)
     settings = PipelineSettings(config["CHUNK_SIZE"], config["CHUNK_OVERLAP"], config["EMBEDDING_BATCH_SIZE"],
-                                OcrSettings(config["OCR_LANGUAGES"], config["OCR_PAGE_TIMEOUT"]))
+                                OcrSettings(config["OCR_LANGUAGES"], config["OCR_PAGE_TIMEOUT"]),
+                                config["IMPORT_WRITE_ROWS"])
     return job, settings
 
 

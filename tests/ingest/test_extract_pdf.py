@@ -78,3 +78,16 @@ def test_pdf_stream_over_the_cap_is_refused_before_pdfium_reads_it(tmp_path, mon
     with pytest.raises(ExtractionError) as caught:
         extract(path)
     assert caught.value.message == pdf_guard.BOMB_MESSAGE and "page 1" in caught.value.detail
+
+
+def test_pdf_pages_read_across_reopening_the_document_stay_in_order(tmp_path, monkeypatch):
+    from irisrag.ingest import extract_pdf
+
+    monkeypatch.setattr(extract_pdf, "REOPEN_PAGES", 4)
+    opened = []
+    original = extract_pdf.PdfFile.reopen
+    monkeypatch.setattr(extract_pdf.PdfFile, "reopen", lambda self: (opened.append(1), original(self)))
+    path = write_text_pdf(tmp_path / "lang.pdf", [f"Seite {i} über Paketverwaltung." for i in range(1, 11)])
+    pages = list(iter_pages(path, "pdf"))
+    assert [p.number for p in pages] == list(range(1, 11)) and len(opened) == 2
+    assert [p.text for p in pages] == [f"Seite {i} über Paketverwaltung." for i in range(1, 11)]
