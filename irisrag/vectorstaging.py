@@ -32,10 +32,10 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -46,6 +46,8 @@ FIELD = "area_id"
 KEY_PREFIX = "irisrag:staged:"
 SWITCHING, SHOWN = "switching", "shown"
 METADATA_ATTEMPTS = 8
+READ_ATTEMPTS = 4
+T = TypeVar("T")
 
 
 def new_generation() -> int:
@@ -115,6 +117,23 @@ class Visibility:
         if stored >= 0:
             return stored
         return next((e.area_id for e in self.entries if e.staging_area == stored), stored)
+
+
+def read(table: Any, query: Callable[[Visibility], T]) -> tuple[Visibility, T]:
+    """Run ``query`` with the visibility of the table version it reads; return both.
+
+    A handle refreshes itself (the read consistency interval), so a writer's commit can land
+    between reading the metadata and running the query: a view older than the rows could then
+    hide settled rows or miss deleted ones. The table version is compared before and after,
+    and the read is repeated when it moved (a handle refreshes at most once per interval).
+    """
+    for _attempt in range(READ_ATTEMPTS):
+        version = table.version
+        visible = Visibility.of(table)
+        result = query(visible)
+        if table.version == version:
+            break
+    return visible, result
 
 
 def _set_metadata(table: Any, updates: dict[str, str | None]) -> None:

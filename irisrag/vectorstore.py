@@ -74,6 +74,7 @@ from irisrag.errors import EmbedderMismatch, EmbeddingError
 from irisrag.i18n import N_
 from irisrag.vectorindex import FTS_LANGUAGES, IndexPolicy, Maintenance  # noqa: F401  (public here too)
 from irisrag.vectorstaging import StagedReplacement, Visibility, forget_document, purge_hidden, settle_all
+from irisrag.vectorstaging import read as staged_read
 from irisrag.vectortables import TABLE_PREFIX, chunk_schema, connect, opened_here, table_name  # noqa: F401
 
 log = logging.getLogger(__name__)
@@ -312,14 +313,13 @@ class VectorStore:
         norm = float(np.linalg.norm(query))
         if norm > 0:
             query = (query / norm).astype(np.float32)
-        visible = Visibility.of(table)  # before the query: never older than the rows it reads
-        result = upkeep.tune_query(
+        visible, result = staged_read(table, lambda visible: upkeep.tune_query(
             table.search(query, vector_column_name="vector")
             .distance_type("cosine")
             .where(visible.where(areas), prefilter=True)
             .select([*_COLUMNS, "_distance"])
             .limit(int(k))
-        ).to_arrow()
+        ).to_arrow())
         rows = result.to_pylist()
         return [_hit(row, visible, score=1.0 - float(row["_distance"]), rank=rank) for rank, row in enumerate(rows)]
 
@@ -337,14 +337,13 @@ class VectorStore:
                 self._warned_no_index = True
             return []
         columns = [*_COLUMNS, "_score", *(["vector"] if vector is not None else [])]
-        visible = Visibility.of(table)
-        result = (
+        visible, result = staged_read(table, lambda visible: (
             table.search(MatchQuery(" ".join(words), "text"), query_type="fts")
             .where(visible.where(areas), prefilter=True)
             .select(columns)
             .limit(int(k))
             .to_arrow()
-        )
+        ))
         similarity = np.zeros(result.num_rows, dtype=np.float32)
         if vector is not None and result.num_rows:
             query = np.asarray(vector, dtype=np.float32).reshape(-1)
@@ -379,11 +378,11 @@ class VectorStore:
         table = self._open()
         if table is None:
             return []
-        visible = Visibility.of(table)
-        rows = (
+        visible, result = staged_read(table, lambda visible: (
             table.search().where(f"document_id = {int(document_id)} AND {visible.where()}").select(_COLUMNS)
             .limit(None).to_arrow()
-        ).to_pylist()
+        ))
+        rows = result.to_pylist()
         rows.sort(key=lambda row: row["chunk_index"])
         return [_hit(row, visible, score=0.0, rank=rank) for rank, row in enumerate(rows)]
 
@@ -392,14 +391,16 @@ class VectorStore:
         table = self._open()
         if table is None:
             return {}
-        column = table.search().where(Visibility.of(table).where()).select(["document_id"]).limit(None).to_arrow().column("document_id")
+        _visible, result = staged_read(
+            table, lambda visible: table.search().where(visible.where()).select(["document_id"]).limit(None).to_arrow())
+        column = result.column("document_id")
         counts = column.value_counts().to_pylist() if len(column) else []
         return {int(item["values"]): int(item["counts"]) for item in counts}
 
     def count(self) -> int:
         """Return the number of stored chunks (not counting staged or retired rows)."""
         table = self._open()
-        return 0 if table is None else table.count_rows(Visibility.of(table).where())
+        return 0 if table is None else staged_read(table, lambda visible: table.count_rows(visible.where()))[1]
 
 
 def _hit(row: dict[str, Any], visible: Visibility, *, score: float, rank: int) -> Hit:

@@ -120,6 +120,31 @@ def test_readers_see_all_new_chunks_at_every_step_of_settling(stores, monkeypatc
     assert writer.table().count_rows() == 15 and writer.table().count_rows("area_id = 7") == 15
 
 
+def test_a_commit_between_a_readers_metadata_and_its_query_does_not_hide_rows(stores, monkeypatch):
+    """The reader's handle refreshes itself, so settling can land after it read the switch record."""
+    from irisrag import vectorstaging
+
+    writer, reader = stores
+    staged = writer.staged_replacement(1, 7)
+    staged.add(_chunks(12, "neu"), _vectors(12))
+    with monkeypatch.context() as patch:
+        patch.setattr(vectorstaging, "settle", lambda *args, **kwargs: None)
+        staged.commit()  # switched, not settled: old rows still there, hidden by the record
+    assert _seen(reader) == _new("15")
+    original = vectorstaging.Visibility.of.__func__
+    pending = ["chunks_of", "search", "fulltext", "count_by_document", "count"]
+
+    def of_then_settle(cls, table):
+        visible = original(cls, table)
+        if pending and visible.entries:  # the record was read; now the writer settles before the query
+            pending.clear()
+            writer.maintain()
+        return visible
+    monkeypatch.setattr(vectorstaging.Visibility, "of", classmethod(of_then_settle))
+    assert _seen(reader) == _new() and not pending
+    assert writer.table().count_rows("area_id = 7") == 15
+
+
 def test_a_worker_dying_while_settling_leaves_readers_right_and_upkeep_finishes(stores, monkeypatch):
     writer, reader = stores
     staged = writer.staged_replacement(1, 7)
