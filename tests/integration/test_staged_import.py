@@ -49,6 +49,15 @@ def _imported_old(app, tmp_path) -> tuple[Document, set[str], Path]:
     return doc, old, Path(doc.directory) / doc.name
 
 
+def _reimporting(app, tmp_path):
+    """Import OLD, replace the staged file with NEW, queue a rebuild and start a worker on it."""
+    doc, old, staged_file = _imported_old(app, tmp_path)
+    staged_file.write_text(NEW)
+    with app.app_context(), db.connection_context():
+        documents.rebuild(doc.id)
+    return doc, old, _worker(app, tmp_path)
+
+
 def _row(app, document_id: int) -> Document:
     with app.app_context(), db.connection_context():
         return Document.get_by_id(document_id)
@@ -61,11 +70,7 @@ def _hidden_rows(app) -> int:
 
 def test_readers_find_only_the_old_chunks_while_the_worker_stages_batches(tmp_path, database_url, redis_url):
     app = _app(tmp_path, database_url, redis_url)
-    doc, old, staged_file = _imported_old(app, tmp_path)
-    staged_file.write_text(NEW)
-    with app.app_context(), db.connection_context():
-        documents.rebuild(doc.id)
-    proc = _worker(app, tmp_path)
+    doc, old, proc = _reimporting(app, tmp_path)
     readings = []
     try:
         deadline = time.monotonic() + 120
@@ -74,6 +79,7 @@ def test_readers_find_only_the_old_chunks_while_the_worker_stages_batches(tmp_pa
             if row.status != "embedding":
                 if row.status in ("done", "failed"):
                     break
+                time.sleep(0.05)  # still queued: poll, don't spin
                 continue
             texts = {h.text for h in store_rows(app, doc.id)}
             readings.append((row.progress_done, texts))
@@ -96,11 +102,7 @@ def test_readers_find_only_the_old_chunks_while_the_worker_stages_batches(tmp_pa
 def test_a_worker_killed_between_batches_keeps_the_old_chunks_and_a_retry_cleans_up(tmp_path, database_url,
                                                                                      redis_url):
     app = _app(tmp_path, database_url, redis_url)
-    doc, old, staged_file = _imported_old(app, tmp_path)
-    staged_file.write_text(NEW)
-    with app.app_context(), db.connection_context():
-        documents.rebuild(doc.id)
-    proc = _worker(app, tmp_path)
+    doc, old, proc = _reimporting(app, tmp_path)
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and _row(app, doc.id).progress_done < 3 * WRITE_ROWS:
