@@ -82,6 +82,11 @@ def ask_with_enter(page, question: str, count: int) -> None:
     page.wait_for_selector(f"#turns li.turn:nth-child({count}) strong:has-text('Vereinigung von Einzelpersonen')")
 
 
+def focused_on_question(page) -> None:
+    """Wait until the question box has the focus (app.js sets it after load and swaps); fail if it never does."""
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'question'", timeout=5000)
+
+
 def test_browser_conversation_ask_follow_up_reload_back_phone_dark_and_owner_only(browser, live_server, stub):
     desktop = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="light")
     page = desktop.new_page()
@@ -89,11 +94,12 @@ def test_browser_conversation_ask_follow_up_reload_back_phone_dark_and_owner_onl
     problems = watch(page)
     login(page, live_server, "/login", "erika", "erikapassword")
     page.wait_for_selector("#question")
-    assert page.evaluate("document.activeElement.id") == "question"  # focus on load
+    focused_on_question(page)  # focus on load
     ask_with_enter(page, FIRST, 1)
     page.wait_for_url(re.compile(r"/c/\d+$"))  # the new conversation's URL was pushed
     url = page.url
-    assert page.evaluate("document.activeElement.id") == "question" and page.input_value("#question") == ""
+    focused_on_question(page)  # ... and after each answer
+    assert page.input_value("#question") == ""
     expect(page.locator("#conversation-list a", has_text=FIRST)).to_have_count(1)  # the sidebar has it
     ask_with_enter(page, FOLLOW_UP, 2)
     assert page.url == url and len(stub.requests) == 3  # the answer; then the follow-up's rewrite and answer
@@ -183,7 +189,8 @@ def test_browser_conversation_without_streaming_htmx_appends_turns_and_pushes_th
     url = page.url
     assert page.get_attribute("#composer", "action") == url.replace(live_server, "") + "/ask"  # now a follow-up
     ask_with_enter(page, FOLLOW_UP, 2)
-    assert page.url == url and page.evaluate("document.activeElement.id") == "question"
+    assert page.url == url
+    focused_on_question(page)
     expect(page.locator("#conversation-list a", has_text=FIRST)).to_have_count(1)
     # the reloaded list still marks the open thread (the server rendered it without knowing it)
     expect(page.locator("#conversation-list a", has_text=FIRST)).to_have_attribute("aria-current", "page")
