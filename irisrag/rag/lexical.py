@@ -151,8 +151,14 @@ def tokens(text: str) -> Iterator[re.Match[str]]:
 
 def term_list(text: str) -> list[str]:
     """Return the normal forms of the text's tokens in order, repeats included."""
+    return list(_term_tuple(text))
+
+
+@lru_cache(maxsize=4096)
+def _term_tuple(text: str) -> tuple[str, ...]:
+    # One question reads the same candidate texts three times (term bridge, fusion coverage, gate).
     forms = (normal_form(m.group()) for m in tokens(text))
-    return [form for form in forms if form]
+    return tuple(form for form in forms if form)
 
 
 def terms(text: str) -> frozenset[str]:
