@@ -83,14 +83,20 @@ def term_weights(question_terms: frozenset[str], matches: Sequence[LexicalMatch]
 
 
 def document_evidence(hits: Sequence[Hit], matches: Sequence[LexicalMatch], document_ranks: Sequence[int],
-                      question_terms: frozenset[str], gate: GateSettings) -> dict[int, float]:
+                      question_terms: frozenset[str], gate: GateSettings,
+                      credit: Mapping[str, float] | None = None) -> dict[int, float]:
     """Return the evidence of each of the first GATE_TOP_DOCUMENTS documents (see the module docstring).
 
     A document's cosine is its best candidate chunk's; its coverage counts the question terms
-    found in any of its candidate chunks.
+    found in any of its candidate chunks. ``credit`` names terms that count for only a share
+    of their weight when found (covered or missing), while the total counts them whole: the
+    term bridge's words (``bridge.py``, BRIDGE_EVIDENCE), which are in the first candidates by
+    construction.
     """
     weights, found_somewhere = term_weights(question_terms, matches)
     total = sum(weights.values()) or 1.0
+    if credit:
+        weights = {t: w * credit.get(t, 1.0) for t, w in weights.items()}
     known = sum(weights[t] for t in found_somewhere) / total
     cosine: dict[int, float] = {}
     covered: dict[int, set[str]] = {}

@@ -7,6 +7,9 @@ Stages (SPEC 5), each timed in ``Context.timings`` (seconds):
              (modes ``vector`` and ``hybrid``)
 ``fulltext`` the CONTEXT_CANDIDATES best BM25 chunks of LanceDB's full-text index, prefiltered
              to the areas (modes ``fulltext`` and ``hybrid``)
+``bridge``   hybrid only, TERM_BRIDGE (``bridge.py``): question words no candidate holds mapped
+             onto words of the first vector candidates; with any, the full-text leg searches
+             again with them, and they count as question terms from here on
 ``fuse``     hybrid only: both lists merged into one ranking (``fusion.py``), cut to
              CONTEXT_CANDIDATES; every candidate keeps its cosine similarity as ``score``
              and gets its fused rank as ``rank``
@@ -52,7 +55,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from irisrag.rag import fusion
+from irisrag.rag import bridge, fusion
+from irisrag.rag.bridge import Bridge, BridgeSettings
 from irisrag.rag.fusion import FusionSettings
 from irisrag.rag.gate import GATE_RULES, GateSettings, document_evidence, on_topic  # noqa: F401  (public here too)
 from irisrag.rag.lexical import LexicalMatch, match, terms
@@ -67,7 +71,7 @@ GATE_LEXICAL = "lexical"
 GATE_EVIDENCE = "evidence"   # rule evidence: no chunk of the first documents has enough evidence (off-topic)
 GATE_DOCUMENT_CAP = "document_cap"
 GATE_TOTAL_CAP = "total_cap"
-TIMING_KEYS = ("expand", "embed", "search", "fulltext", "fuse", "rerank", "lexical", "select", "sources",
+TIMING_KEYS = ("expand", "embed", "search", "fulltext", "bridge", "fuse", "rerank", "lexical", "select", "sources",
                "total")
 MODES = ("vector", "fulltext", "hybrid")
 
@@ -100,6 +104,7 @@ class RetrievalSettings:
     mode: str = "vector"     # the original's retrieval; the app's default comes from RETRIEVAL_MODE
     fusion: FusionSettings = FusionSettings()
     gate: GateSettings = GateSettings(rule="lexical")  # the original's; the app's default comes from GATE_RULE
+    bridge: BridgeSettings = BridgeSettings()          # off, as the original; the app's default: TERM_BRIDGE
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -121,6 +126,7 @@ class RetrievalSettings:
             mode=str(config.get("RETRIEVAL_MODE", default.mode)).strip().lower(),
             fusion=fusion.settings_from_config(config),
             gate=GateSettings.from_config(config, default.gate),
+            bridge=BridgeSettings.from_config(config),
         )
 
 
@@ -155,6 +161,7 @@ class Context:
     sources: tuple[Source, ...]
     timings: dict[str, float]
     terms: frozenset[str] = field(default_factory=frozenset)
+    bridge: Bridge = field(default_factory=Bridge)   # question words searched as document words (bridge.py)
 
 
 class _Timer:
@@ -204,17 +211,19 @@ def build_context(
         return Context(question, areas, (), (), (), timer.timings, terms(question))
     with timer.stage("total"):
         search_text = _expanded(question, expander, timer)
-        question_terms = terms(search_text)
-        hits = _candidates(question, areas, embedder, store, settings, query_vector,
-                           mode or settings.mode, question_terms, timer, search_text, reranker)
+        asked = terms(search_text)
+        hits, bridged = _candidates(question, areas, embedder, store, settings, query_vector,
+                                    mode or settings.mode, asked, timer, search_text, reranker)
+        question_terms = bridged.terms(asked)
         with timer.stage("lexical"):
             matches = [match(question_terms, hit.text) for hit in hits]
         with timer.stage("select"):
-            candidates = gate_candidates(hits, matches, question_terms, settings)
+            candidates = gate_candidates(hits, matches, question_terms, settings,
+                                         credit=bridged.credit(asked, settings.bridge.evidence))
             chunks = numbered(candidates)
         with timer.stage("sources"):
             sources = found_sources(candidates, question_terms, settings)
-    return Context(question, areas, chunks, tuple(candidates), sources, timer.timings, question_terms)
+    return Context(question, areas, chunks, tuple(candidates), sources, timer.timings, question_terms, bridged)
 
 
 def rank_candidates(
@@ -229,8 +238,8 @@ def rank_candidates(
         return [], timer.timings
     with timer.stage("total"):
         search_text = _expanded(question, expander, timer)
-        hits = _candidates(question, areas, embedder, store, settings, query_vector,
-                           mode or settings.mode, terms(search_text), timer, search_text, reranker)
+        hits, _ = _candidates(question, areas, embedder, store, settings, query_vector,
+                              mode or settings.mode, terms(search_text), timer, search_text, reranker)
     return hits, timer.timings
 
 
@@ -248,20 +257,20 @@ def _candidates(
     settings: RetrievalSettings, query_vector: np.ndarray | None, mode: str,
     question_terms: frozenset[str], timer: _Timer, search_text: str | None = None,
     reranker: Reranker | None = None,
-) -> list[Hit]:
-    hits = _ranked(question, areas, embedder, store, settings, query_vector, mode, question_terms, timer,
-                   search_text or question)
+) -> tuple[list[Hit], Bridge]:
+    hits, bridged = _ranked(question, areas, embedder, store, settings, query_vector, mode, question_terms, timer,
+                            search_text or question)
     if reranker is None or not hits:
-        return hits
+        return hits, bridged
     with timer.stage("rerank"):
-        return reranker.rerank(question, hits)
+        return reranker.rerank(question, hits), bridged
 
 
 def _ranked(
     question: str, areas: tuple[int, ...], embedder: QueryEmbedder, store: ChunkSearch,
     settings: RetrievalSettings, query_vector: np.ndarray | None, mode: str,
     question_terms: frozenset[str], timer: _Timer, search_text: str,
-) -> list[Hit]:
+) -> tuple[list[Hit], Bridge]:
     if mode not in MODES:
         raise ValueError(f"unknown retrieval mode {mode!r}; one of {', '.join(MODES)}")
     vector = None
@@ -274,7 +283,7 @@ def _ranked(
         with timer.stage("search"):
             dense = store.search(vector, areas, settings.candidates)
     if mode == "vector":
-        return dense
+        return dense, Bridge()
     search_fulltext = getattr(store, "search_fulltext", None)
     if search_fulltext is None and mode == "fulltext":
         raise TypeError(f"{type(store).__name__} has no full-text search")
@@ -282,9 +291,23 @@ def _ranked(
         lexical = [] if search_fulltext is None else search_fulltext(search_text, areas, settings.candidates,
                                                                      vector=vector)
     if mode == "fulltext":
-        return [t.hit for t in lexical]
+        return [t.hit for t in lexical], Bridge()
+    bridged = Bridge()
+    if settings.bridge.enabled and search_fulltext is not None:
+        with timer.stage("bridge"):
+            bridged = bridge_terms(question, question_terms, dense, lexical, settings.bridge)
+            if bridged:
+                lexical = search_fulltext(f"{search_text} {bridged.search_words}", areas, settings.candidates,
+                                          vector=vector)
     with timer.stage("fuse"):
-        return fuse_candidates(dense, lexical, question_terms, settings)
+        return fuse_candidates(dense, lexical, bridged.terms(question_terms), settings), bridged
+
+
+def bridge_terms(question: str, question_terms: frozenset[str], dense: Sequence[Hit],
+                 lexical: Sequence[TextHit], settings: BridgeSettings) -> Bridge:
+    """Bridge the question's words that no candidate of either leg holds (``bridge.py``)."""
+    known = [match(question_terms, hit.text).terms for hit in [*dense, *(t.hit for t in lexical)]]
+    return bridge.bridge(question, bridge.unknown_words(question, known), dense, settings)
 
 
 def fuse_candidates(dense: Sequence[Hit], lexical: Sequence[TextHit], question_terms: frozenset[str],
@@ -303,12 +326,16 @@ def fuse_candidates(dense: Sequence[Hit], lexical: Sequence[TextHit], question_t
 
 
 def gate_candidates(hits: Sequence[Hit], matches: Sequence[LexicalMatch], question_terms: frozenset[str],
-                    settings: RetrievalSettings) -> list[Candidate]:
-    """Apply the gate (GATE_RULE, ``gate.py``) and the caps to ranked candidates, in rank order."""
+                    settings: RetrievalSettings, credit: Mapping[str, float] | None = None) -> list[Candidate]:
+    """Apply the gate (GATE_RULE, ``gate.py``) and the caps to ranked candidates, in rank order.
+
+    ``credit``: the share of a term's weight the rule ``evidence`` credits when a document
+    holds it (1 for a term not named: bridged words get BRIDGE_EVIDENCE, ``bridge.py``).
+    """
     pairs = sorted(zip(hits, matches, strict=True), key=lambda pair: pair[0].rank)
     document_rank: dict[int, int] = {}
     ranks = [document_rank.setdefault(hit.document_id, len(document_rank)) for hit, _ in pairs]
-    passing = _passing(pairs, ranks, question_terms, settings)
+    passing = _passing(pairs, ranks, question_terms, settings, credit)
     per_document: dict[int, int] = {}
     kept_total = 0
     result: list[Candidate] = []
@@ -325,13 +352,14 @@ def gate_candidates(hits: Sequence[Hit], matches: Sequence[LexicalMatch], questi
 
 
 def _passing(pairs: Sequence[tuple[Hit, LexicalMatch]], ranks: Sequence[int], question_terms: frozenset[str],
-             settings: RetrievalSettings) -> list[tuple[str | None, float | None]]:
+             settings: RetrievalSettings, credit: Mapping[str, float] | None = None,
+             ) -> list[tuple[str | None, float | None]]:
     """Return each candidate's gate verdict before the caps (None: passes) and its evidence score."""
     gate = settings.gate
     if gate.rule != "evidence":
         return [(None if passes_lexical(found, question_terms, settings) or passes_ranking(hit, rank, gate)
                  else GATE_LEXICAL, None) for (hit, found), rank in zip(pairs, ranks, strict=True)]
-    evidence = document_evidence([h for h, _ in pairs], [m for _, m in pairs], ranks, question_terms, gate)
+    evidence = document_evidence([h for h, _ in pairs], [m for _, m in pairs], ranks, question_terms, gate, credit)
     scores = [evidence.get(hit.document_id) for hit, _ in pairs]
     if not on_topic(evidence, gate):
         return [(GATE_EVIDENCE, e) for e in scores]

@@ -122,3 +122,24 @@ def test_term_weights_count_rare_terms_more():
     assert weights["fluss"] > weights["bruck"] > 0 and found == {"fluss", "bruck"}
     weights, found = term_weights(terms("Eiffelturm"), [match(terms("Eiffelturm"), t) for t in texts])
     assert found == set() and weights["eiffelturm"] > 0          # in no candidate: counted, never missing
+
+
+def test_gate_evidence_credits_a_term_for_its_share_only():
+    from irisrag.rag.gate import document_evidence
+    from irisrag.vectorstore import Hit
+
+    question_terms = terms("bridge river")
+    texts = ["The bridge across the river.", "A river in the north.", "Opening hours."]
+    hits = [Hit(doc, 1, 0, None, text, 0.2, doc) for doc, text in enumerate(texts)]
+    matches = [match(question_terms, h.text) for h in hits]
+    settings = GateSettings(top_documents=3, coverage_weight=1.0, missing_weight=1.0)
+    whole = document_evidence(hits, matches, [0, 1, 2], question_terms, settings)
+    bridge = next(iter(terms("bridge")))
+    halved = document_evidence(hits, matches, [0, 1, 2], question_terms, settings, {bridge: 0.5})
+    weights, _ = term_weights(question_terms, matches)
+    share = weights[bridge] / sum(weights.values())
+    assert whole[0] == pytest.approx(0.2 + 1.0)                       # covers both terms
+    assert halved[0] == pytest.approx(whole[0] - 0.5 * share)          # the bridged term counts half
+    assert halved[1] == pytest.approx(whole[1] + 0.5 * share)          # ... and is missing for half
+    assert whole[2] == pytest.approx(0.2 - 1.0)                        # lacks both, the others hold them
+    assert halved[2] == pytest.approx(0.2 - (1.0 - 0.5 * share))

@@ -1,0 +1,210 @@
+"""The term bridge: a question's words that the documents lack, mapped onto words they have.
+
+A German question over English documents shares hardly a word with them, so the full-text
+leg finds nothing, the fusion leans on the vector leg alone and the gate cannot tell the
+right paragraph from an off-topic one by its words. The multilingual embedder knows that
+"Verteidigung" and "defense" mean the same, word by word as well as sentence by sentence.
+
+For each question (``TERM_BRIDGE=embedder``, the app's default; ``none`` turns it off):
+
+1. *unknown* question terms are those no candidate chunk of either leg contains (the full-text
+   leg searched the permitted areas for them and found none: another language's word, a
+   word the collection spells differently);
+2. the *words* to map onto are the distinct words of the first BRIDGE_CHUNKS (20) vector
+   candidates, i.e. of passages the user may read and the embedding thinks relevant;
+3. each unknown question word and each of those words is embedded alone with the built-in
+   USE embedder (whatever EMBEDDER is: the threshold is calibrated for USE), case kept, and
+   an unknown word is bridged to its most similar word if their cosine is at least
+   BRIDGE_MIN_SIMILARITY (0.75) and that word is not a question word;
+4. the full-text leg searches again with the bridged words added; the fusion's coverage, the
+   lexical rule and the found sources count each bridged word *in place of* the question's
+   word it came from (a word the candidates lack counts for nothing anyway), and the gate's
+   evidence credits it with BRIDGE_EVIDENCE (0.5) of its weight (``gate.document_evidence``):
+   a bridged word is in the first candidates by construction, so with whole credit an
+   off-topic question in another language looked on-topic (README: the term bridge).
+
+A question whose terms all occur somewhere is searched once, as before. Word vectors are
+kept per process in an LRU of 50,000 words, so a word is embedded once.
+No words from outside the permitted areas' candidates are ever looked at, so nothing about
+other areas can leak into the search or the inspector.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from irisrag.rag.lexical import normal_form, tokens
+
+if TYPE_CHECKING:
+    from irisrag.vectorstore import Hit
+
+KINDS = ("embedder", "none")
+MIN_WORD_LENGTH = 3
+COMPOUND_LENGTH = 10   # an unknown word this long without a bridge is tried against two-word phrases
+
+
+@dataclass(frozen=True)
+class BridgeSettings:
+    """Whether and how unknown question words are bridged (the dataclass default: off, as the original)."""
+
+    kind: str = "none"
+    chunks: int = 20              # the first vector candidates whose words may be bridged to
+    min_similarity: float = 0.75  # the word cosine (USE) a bridge needs
+    evidence: float = 0.5         # the share of a bridged word's weight the gate's evidence credits (0 to 1)
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown term bridge {self.kind!r}; one of {', '.join(KINDS)}")
+
+    @property
+    def enabled(self) -> bool:
+        return self.kind != "none"
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> BridgeSettings:
+        """Build bridge settings from an app config mapping (the dataclass defaults for missing keys)."""
+        default = cls()
+        return cls(kind=str(config.get("TERM_BRIDGE", default.kind)).strip().lower(),
+                   chunks=int(config.get("BRIDGE_CHUNKS", default.chunks)),
+                   min_similarity=float(config.get("BRIDGE_MIN_SIMILARITY", default.min_similarity)),
+                   evidence=float(config.get("BRIDGE_EVIDENCE", default.evidence)))
+
+
+@dataclass(frozen=True)
+class Bridge:
+    """The bridged words of one question: ``words`` maps a question word to the document word."""
+
+    words: dict[str, str] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.words)
+
+    @property
+    def search_words(self) -> str:
+        """The document words to add to the full-text query."""
+        return " ".join(dict.fromkeys(self.words.values()))
+
+    def _targets(self) -> set[str]:
+        forms = (normal_form(w) for target in self.words.values() for w in target.split())
+        return {form for form in forms if form}
+
+    def credit(self, question_terms: frozenset[str], share: float) -> dict[str, float]:
+        """The gate's credit for the bridged terms that are not question terms themselves."""
+        return dict.fromkeys(self._targets() - question_terms, share) if share != 1.0 else {}
+
+    def terms(self, question_terms: frozenset[str]) -> frozenset[str]:
+        """The question's terms with each bridged word's normal form(s) in place of its source's."""
+        sources = {normal_form(w) for w in self.words}
+        return frozenset((question_terms - sources) | self._targets())
+
+
+class WordVectors:
+    """Unit vectors of single words, embedded once per process (an LRU of ``capacity`` words)."""
+
+    def __init__(self, embed: Callable[[list[str]], np.ndarray], capacity: int = 50_000) -> None:
+        self._embed = embed
+        self.capacity = capacity
+        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __call__(self, words: Sequence[str]) -> np.ndarray:
+        """Return a float32 (len(words), dim) matrix of unit rows."""
+        with self._lock:
+            missing = [w for w in dict.fromkeys(words) if w not in self._cache]
+        fresh = self._embed(missing) if missing else []
+        with self._lock:
+            for word, vector in zip(missing, fresh, strict=True):
+                self._cache[word] = np.asarray(vector, dtype=np.float16)
+            rows = [self._row(w) for w in words]
+            while len(self._cache) > self.capacity:
+                self._cache.popitem(last=False)
+        return np.asarray(rows, dtype=np.float32)
+
+    def _row(self, word: str) -> np.ndarray:
+        self._cache.move_to_end(word)
+        return self._cache[word]
+
+
+_words: WordVectors | None = None
+_words_lock = threading.Lock()
+
+
+def word_vectors(capacity: int = 50_000) -> WordVectors:
+    """The process's word vectors from the built-in USE embedder (loaded on first use)."""
+    global _words
+    if _words is None:
+        with _words_lock:
+            if _words is None:
+                from irisrag.embeddings import UseEmbedder
+
+                _words = WordVectors(UseEmbedder().embed_documents, capacity)
+    return _words
+
+
+def _content_words(text: str) -> dict[str, str]:
+    """Map each content word of a text (3+ letters, no stop word, no number) to its normal form.
+
+    Words keep their case: USE reads a German noun as a noun ("Verteidigung" is 0.89 from
+    "defense", "verteidigung" 0.67).
+    """
+    found: dict[str, str] = {}
+    for m in tokens(text):
+        word = m.group()
+        if len(word) >= MIN_WORD_LENGTH and not word.isdigit() and word not in found:
+            form = normal_form(word)
+            if form:
+                found[word] = form
+    return found
+
+
+def unknown_words(question: str, known_terms: Iterable[frozenset[str]]) -> list[str]:
+    """The question's content words whose normal form no candidate holds."""
+    known = frozenset().union(*known_terms)
+    return [w for w, form in _content_words(question).items() if form not in known]
+
+
+def _phrases(text: str) -> set[str]:
+    """The text's pairs of adjacent content words ("national anthem"), case kept."""
+    words = [m.group() for m in tokens(text)]
+    return {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)
+            if all(len(w) >= MIN_WORD_LENGTH and not w.isdigit() and normal_form(w) for w in (a, b))}
+
+
+def _best(sources: Sequence[str], targets: Sequence[str], embed: Callable[[Sequence[str]], np.ndarray],
+          least: float) -> dict[str, str]:
+    """Map each source to its most similar target, where their cosine reaches ``least``."""
+    if not sources or not targets:
+        return {}
+    similarity = embed(list(sources)) @ embed(list(targets)).T
+    best = similarity.argmax(axis=1)
+    return {source: targets[j] for source, j, row in zip(sources, best, similarity, strict=True) if row[j] >= least}
+
+
+def bridge(question: str, unknown: Sequence[str], dense: Sequence[Hit], settings: BridgeSettings,
+           vectors: Callable[[Sequence[str]], np.ndarray] | None = None) -> Bridge:
+    """Bridge each unknown question word to its most similar word of the first vector candidates.
+
+    A long word left without one (COMPOUND_LENGTH letters or more, a German compound such as
+    "Nationalhymne") is then tried against the candidates' pairs of adjacent words
+    ("national anthem").
+    """
+    if not settings.enabled or not unknown or not dense:
+        return Bridge()
+    question_forms = set(_content_words(question).values())
+    pool: dict[str, str] = {}
+    for hit in dense[: settings.chunks]:
+        pool.update(_content_words(hit.text))
+    embed = vectors or word_vectors()
+    words = [w for w, form in pool.items() if form not in question_forms]
+    found = _best(unknown, words, embed, settings.min_similarity)
+    compounds = [w for w in unknown if w not in found and len(w) >= COMPOUND_LENGTH]
+    if compounds:
+        phrases = sorted(set().union(*(_phrases(hit.text) for hit in dense[: settings.chunks])))
+        phrases = [p for p in phrases if not {normal_form(w) for w in p.split()} & question_forms]
+        found.update(_best(compounds, phrases, embed, settings.min_similarity))
+    return Bridge({w: found[w] for w in unknown if w in found})

@@ -1,0 +1,115 @@
+"""The term bridge (bridge.py): unknown question words mapped onto the candidates' words."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from irisrag.rag.bridge import Bridge, BridgeSettings, WordVectors, bridge, unknown_words
+from irisrag.rag.lexical import normal_form, terms
+from irisrag.vectorstore import Hit
+
+ON = BridgeSettings("embedder", chunks=2, min_similarity=0.8)
+
+# A tiny "embedding" of words: each listed word points along its own meaning's axis.
+MEANINGS = {"verteidigung": 0, "defense": 0, "defence": 0, "saison": 1, "season": 1, "mannschaft": 2,
+            "team": 2, "crew": 2, "nationalhymne": 8, "national anthem": 8, "fremdwort": 6}
+
+
+def fake_vectors(calls: list[list[str]] | None = None):
+    def embed(words):
+        words = list(words)
+        if calls is not None:
+            calls.append(words)
+        rows = np.zeros((len(words), 9), dtype=np.float32)
+        for i, word in enumerate(words):
+            rows[i, MEANINGS.get(word.lower(), 3 + sum(map(ord, word.lower())) % 3)] = 1.0
+        return rows
+    return embed
+
+
+def hit(text: str, document: int = 1) -> Hit:
+    return Hit(document, 1, 0, None, text, 0.5, 0)
+
+
+def test_bridge_settings_from_config():
+    assert BridgeSettings.from_config({}) == BridgeSettings()
+    assert not BridgeSettings().enabled
+    assert BridgeSettings.from_config({"TERM_BRIDGE": " Embedder ", "BRIDGE_CHUNKS": "7",
+                                       "BRIDGE_MIN_SIMILARITY": "0.7"}) == BridgeSettings("embedder", 7, 0.7)
+    with pytest.raises(ValueError, match="term bridge"):
+        BridgeSettings("dictionary")
+
+
+def test_unknown_words_are_those_no_candidate_holds():
+    question = "Wie stark war die Verteidigung in der Saison 2015?"
+    known = [frozenset({normal_form("saison")}), frozenset()]
+    assert unknown_words(question, known) == ["stark", "Verteidigung"]  # stop words and numbers are no words
+
+
+def test_bridge_maps_an_unknown_word_to_the_most_similar_candidate_word():
+    dense = [hit("The defense allowed few points."), hit("A long season for the team.")]
+    found = bridge("Verteidigung und Saison", ["Verteidigung", "Saison"], dense, ON, fake_vectors())
+    assert found.words == {"Verteidigung": "defense", "Saison": "season"}
+    assert found.search_words == "defense season"
+
+
+def test_bridge_needs_the_similarity_and_looks_at_the_first_chunks_only():
+    dense = [hit("Points were allowed."), hit("Nothing here."), hit("The defense held.")]
+    assert not bridge("Verteidigung", ["verteidigung"], dense, ON, fake_vectors())          # 3rd chunk: not looked at
+    assert bridge("Verteidigung", ["verteidigung"], dense, BridgeSettings("embedder", 3, 0.8),
+                  fake_vectors()).words == {"verteidigung": "defense"}
+    assert not bridge("Verteidigung", ["verteidigung"], dense, BridgeSettings("embedder", 3, 1.01), fake_vectors())
+
+
+def test_bridge_is_off_without_the_setting_or_unknown_words():
+    dense = [hit("The defense held.")]
+    calls: list[list[str]] = []
+    assert not bridge("Verteidigung", ["verteidigung"], dense, BridgeSettings(), fake_vectors(calls))
+    assert not bridge("Verteidigung", [], dense, ON, fake_vectors(calls))
+    assert not bridge("Verteidigung", ["verteidigung"], [], ON, fake_vectors(calls))
+    assert calls == []  # nothing embedded
+
+
+def test_bridge_never_maps_onto_a_word_of_the_question():
+    dense = [hit("Verteidigung defence")]
+    found = bridge("Verteidigung Defence", ["verteidigung"], dense, ON, fake_vectors())
+    assert not found  # "defence" is the question's own word, "verteidigung" the unknown one itself
+
+
+def test_bridged_terms_replace_their_source_terms():
+    question_terms = terms("Verteidigung der Panthers")
+    bridged = Bridge({"verteidigung": "defense"})
+    assert bridged.terms(question_terms) == {normal_form("panthers"), normal_form("defense")}
+    assert Bridge().terms(question_terms) == question_terms
+
+
+def test_word_vectors_embed_each_word_once_and_forget_the_oldest():
+    calls: list[list[str]] = []
+    words = WordVectors(fake_vectors(calls), capacity=3)
+    first = words(["team", "crew", "team"])
+    assert first.shape == (3, 9) and first.dtype == np.float32
+    assert calls == [["team", "crew"]]
+    words(["crew", "season", "defense"])       # "team" is now the oldest of four: forgotten
+    assert calls[-1] == ["season", "defense"]
+    words(["team"])
+    assert calls[-1] == ["team"]
+    np.testing.assert_allclose(words(["crew"])[0], fake_vectors()(["crew"])[0])
+
+
+def test_bridged_terms_get_the_gate_credit_unless_they_are_question_terms():
+    bridged = Bridge({"Verteidigung": "defense", "Panther": "panthers"})
+    asked = terms("Verteidigung der Panther Panthers")
+    assert bridged.credit(asked, 0.5) == {normal_form("defense"): 0.5}   # "panthers" was asked as well
+    assert bridged.credit(asked, 1.0) == {}                               # whole credit: nothing to scale
+    assert BridgeSettings.from_config({"BRIDGE_EVIDENCE": "0.25"}).evidence == 0.25
+
+
+def test_a_long_word_without_a_bridge_is_tried_against_two_word_phrases():
+    dense = [hit("They sang the national anthem before the game."), hit("The defense held.")]
+    found = bridge("Wer sang die Nationalhymne?", ["Nationalhymne"], dense, ON, fake_vectors())
+    assert found.words == {"Nationalhymne": "national anthem"}
+    assert found.terms(terms("Wer sang die Nationalhymne?")) == {normal_form("sang"), normal_form("national"),
+                                                                  normal_form("anthem")}
+    calls: list[list[str]] = []
+    assert not bridge("Fremdwort", ["Fremdwort"], dense, ON, fake_vectors(calls))   # 9 letters: no phrases
+    assert all(" " not in word for batch in calls for word in batch)

@@ -1,0 +1,79 @@
+"""The term bridge with the real USE embedder and a real LanceDB (full text in German, as the default)."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from irisrag.embeddings import UseEmbedder
+from irisrag.rag.bridge import BridgeSettings
+from irisrag.rag.lexical import normal_form
+from irisrag.rag.retrieve import GateSettings, RetrievalSettings, build_context
+from irisrag.vectorstore import ChunkIn, VectorStore
+
+PARAGRAPHS = [
+    "The Panthers defense gave up just 308 points, ranking sixth in the league, while also leading the NFL "
+    "in interceptions with 24 and boasting four Pro Bowl selections.",
+    "The summer theatre festival ran for eleven seasons in the old harbour warehouse before the city "
+    "sold the building to a developer.",
+    "The river Rhine flows through six countries and is one of the most important shipping routes in Europe.",
+    "Photosynthesis converts light energy into chemical energy stored in glucose inside the chloroplasts.",
+    "The university library opened a new reading room with four hundred seats and extended opening hours.",
+]
+ON = RetrievalSettings(mode="hybrid", gate=GateSettings(), bridge=BridgeSettings("embedder"))
+OFF = replace(ON, bridge=BridgeSettings())
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    embedder = UseEmbedder()
+    store = VectorStore(str(tmp_path_factory.mktemp("bridge") / "lance"), embedder.key, embedder.dim,
+                        read_consistency_seconds=None, fts_language="German")
+    vectors = embedder.embed_documents(PARAGRAPHS)
+    for document, (text, vector) in enumerate(zip(PARAGRAPHS, vectors, strict=True), start=1):
+        store.replace_document(document, 1, [ChunkIn(0, text)], vector[None, :])
+    store.refresh_indexes()
+    return embedder, store
+
+
+def ask(corpus, question, settings, areas=(1,)):
+    embedder, store = corpus
+    return build_context(question, areas, embedder=embedder, store=store, settings=settings)
+
+
+def test_a_german_question_is_searched_with_the_english_words_of_its_paragraph(corpus):
+    question = "Wie viele Punkte gab die Verteidigung der Panthers ab?"
+    context = ask(corpus, question, ON)
+    assert context.bridge.words.get("Verteidigung") == "defense"
+    assert context.bridge.words.get("Punkte") == "points"
+    assert {normal_form("defense"), normal_form("points")} <= context.terms
+    assert normal_form("verteidigung") not in context.terms        # counted as its English word instead
+    assert context.chunks and context.chunks[0].hit.document_id == 1
+    assert context.chunks[0].match.count >= 3                        # panthers, defense, points
+    assert context.timings["bridge"] > 0
+    without = ask(corpus, question, OFF)
+    assert not without.bridge and without.timings["bridge"] == 0
+    assert without.terms == context.terms - {normal_form("defense"), normal_form("points")} \
+        | {normal_form("verteidigung"), normal_form("punkte")}
+
+
+def test_an_english_question_over_english_text_is_searched_as_asked(corpus):
+    context = ask(corpus, "In which statistic did the Panthers defense lead the league?", ON)
+    assert not context.bridge                                        # every word is in the paragraph
+    assert context.chunks[0].hit.document_id == 1
+
+
+def test_an_irregular_form_the_stemmer_misses_is_bridged_too(corpus):
+    context = ask(corpus, "How many points did the Panthers defense give up?", ON)
+    assert context.bridge.words == {"give": "gave"}                  # Snowball: "give" -> give, "gave" -> gave
+    assert context.chunks[0].hit.document_id == 1
+
+
+def test_the_bridge_only_sees_the_searched_areas(corpus):
+    context = ask(corpus, "Wie viele Punkte gab die Verteidigung der Panthers ab?", ON, areas=(2,))
+    assert not context.bridge and not context.chunks and not context.candidates
+
+
+def test_an_off_topic_german_question_still_gets_no_passages(corpus):
+    context = ask(corpus, "Wie beantrage ich Elternzeit bei meinem Arbeitgeber?", ON)
+    assert context.chunks == ()
