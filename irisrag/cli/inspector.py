@@ -37,6 +37,9 @@ def inspect_command(question: str, document_id: int, user: str | None, areas: tu
         click.echo(f"fusion: full-text weight {trace.fulltext_weight:.2f}, document share {trace.document_share:.2f} "
                    "(a document's best chunk: (1 - share) x its own fusion + share x the document's, "
                    "from its best chunk of each leg; its other chunks: their own)")
+    if trace.bridged:
+        click.echo("term bridge: " + ", ".join(f"{q} -> {d}" for q, d in trace.bridged)
+                   + " (question words no candidate holds, searched as these document words)")
     click.echo("chunk  vector  fulltext  fused  lexical  evidence  gate")
     for c in trace.chunks:
         gate = c.gate or f"in context [{c.position}]"

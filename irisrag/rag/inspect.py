@@ -19,7 +19,9 @@ In ``hybrid`` mode the trace also carries the fusion's full-text weight for the 
 (``fusion.question_coverage`` on the first CONTEXT_CANDIDATES full-text hits) and the
 document share: a document's best chunk scores ``(1 - share)`` times its own fusion plus
 ``share`` times its document's (the document's best vector chunk and best full-text chunk),
-so a document can rank high on two different chunks, one strong in each leg.
+so a document can rank high on two different chunks, one strong in each leg. With the term
+bridge (TERM_BRIDGE, ``bridge.py``) it names the question words searched as document words,
+and the full-text ranks are those of the bridged search.
 """
 from __future__ import annotations
 
@@ -62,6 +64,7 @@ class Trace:
     context_documents: tuple[int, ...]  # documents that reached the context instead
     fulltext_weight: float | None = None  # hybrid: the fusion's full-text weight for this question
     document_share: float | None = None   # hybrid (convex): share of the document-level fusion
+    bridged: tuple[tuple[str, str], ...] = ()  # TERM_BRIDGE: (question word, document word) searched for it
 
 
 def inspect_document(
@@ -82,15 +85,16 @@ def inspect_document(
         return Trace(question, settings.mode, areas, document_id, settings.candidates, traces, ())
     vector = np.asarray(embedder.embed_query(question), dtype=np.float32)
     own = [h for h in store.search(vector, areas, probe) if h.document_id == document_id]
-    fulltext = getattr(store, "search_fulltext", None)
-    text_hits = [t.hit for t in fulltext(question, areas, probe)] if fulltext else []
-    vector_ranks = {h.chunk_index: h.rank + 1 for h in own}
-    fulltext_ranks = {h.chunk_index: h.rank + 1 for h in text_hits if h.document_id == document_id}
     if context_of is None:
         context = build_context(question, areas, embedder=embedder, store=store, settings=settings,
                                 query_vector=vector, reranker=reranker, expander=expander)
     else:
         context = context_of(question, areas, query_vector=vector)
+    fulltext = getattr(store, "search_fulltext", None)
+    searched = f"{question} {context.bridge.search_words}" if context.bridge else question
+    text_hits = [t.hit for t in fulltext(searched, areas, probe)] if fulltext else []
+    vector_ranks = {h.chunk_index: h.rank + 1 for h in own}
+    fulltext_ranks = {h.chunk_index: h.rank + 1 for h in text_hits if h.document_id == document_id}
     question_terms = context.terms  # with query expansion: the question's and the keywords' terms
     fused = {c.hit.chunk_index: (rank, c) for rank, c in enumerate(context.candidates, start=1)
              if c.hit.document_id == document_id}
@@ -105,7 +109,7 @@ def inspect_document(
     others = tuple(dict.fromkeys(c.hit.document_id for c in context.chunks if c.hit.document_id != document_id))
     weight, share = _fusion(question_terms, text_hits[:settings.candidates], settings)
     return Trace(question, settings.mode, areas, document_id, settings.candidates, tuple(traces), others,
-                 weight, share)
+                 weight, share, tuple(context.bridge.words.items()))
 
 
 def _fusion(question_terms: frozenset[str], text_hits, settings: RetrievalSettings) -> tuple[float | None, float | None]:

@@ -75,3 +75,40 @@ def test_inspector_shows_what_a_follow_up_is_searched_for(app, admin_client, lib
     result = app.test_cli_runner().invoke(args=["rag", "inspect", "Und wo genau?", "--previous", QUESTION,
                                                 "--document", str(library.alpha_doc), "--user", "alice"])
     assert result.exit_code == 0 and "searched for: Wo wird OpenTelemetry konfiguriert? (rewritten" in result.output
+
+
+PANTHERS = ("The Panthers defense gave up just 308 points, ranking sixth in the league, while also leading the NFL "
+            "in interceptions with 24 and boasting four Pro Bowl selections.")
+GERMAN_QUESTION = "Wie viele Punkte gab die Verteidigung der Panthers ab?"
+
+
+def _with_english_paragraph(app, area_id: int) -> int:
+    from irisrag import components
+    from irisrag.extensions import db
+    from tests.services import add_document
+
+    with app.app_context(), db.connection_context():
+        document = add_document(area_id, "panthers.md", [PANTHERS])
+        components.get().store.refresh_indexes()
+        return document
+
+
+def test_inspector_names_the_bridged_words(app, admin_client, library):
+    document = _with_english_paragraph(app, library.alpha)
+    html = admin_client.get(f"/admin/inspector?question={GERMAN_QUESTION}&document={document}"
+                            f"&user={library.users['alice']}").get_data(as_text=True)
+    line = html.split('id="trace-bridge"')[1].split("</p>")[0]
+    assert "Verteidigung → defense" in line and "Punkte → points" in line
+    result = app.test_cli_runner().invoke(args=["rag", "inspect", GERMAN_QUESTION, "--document", str(document),
+                                                "--user", "alice"])
+    assert result.exit_code == 0 and "term bridge: Punkte -> points, Verteidigung -> defense" in result.output
+
+
+def test_the_bridge_never_takes_words_from_an_area_the_user_cannot_search(app, admin_client, library):
+    _with_english_paragraph(app, library.beta)                       # only bob and carol reach Beta
+    html = admin_client.get(f"/admin/inspector?question={GERMAN_QUESTION}&document={library.alpha_doc}"
+                            f"&user={library.users['alice']}").get_data(as_text=True)
+    assert "defense" not in html and "points" not in html and "Panthers defense" not in html
+    html = admin_client.get(f"/admin/inspector?question={GERMAN_QUESTION}&document={library.alpha_doc}"
+                            f"&user={library.users['carol']}").get_data(as_text=True)
+    assert "Verteidigung → defense" in html                          # carol reaches Beta: the same question bridges
