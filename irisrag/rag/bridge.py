@@ -147,7 +147,10 @@ def word_vectors(capacity: int = 50_000) -> WordVectors:
 
 
 def _content_words(text: str) -> dict[str, str]:
-    """Map each content word of a text (3+ letters, no stop word, no number) to its normal form.
+    """Map each content word of a text (3+ letters, no stop word, no digit) to its normal form.
+
+    A word with a digit is a number, a version or an identifier ("stichwort5", "v3"): it must
+    match as it is, never be bridged to its neighbour ("stichwort4").
 
     Words keep their case: USE reads a German noun as a noun ("Verteidigung" is 0.89 from
     "defense", "verteidigung" 0.67).
@@ -155,11 +158,15 @@ def _content_words(text: str) -> dict[str, str]:
     found: dict[str, str] = {}
     for m in tokens(text):
         word = m.group()
-        if len(word) >= MIN_WORD_LENGTH and not word.isdigit() and word not in found:
+        if len(word) >= MIN_WORD_LENGTH and not _has_digit(word) and word not in found:
             form = normal_form(word)
             if form:
                 found[word] = form
     return found
+
+
+def _has_digit(word: str) -> bool:
+    return any(ch.isdigit() for ch in word)
 
 
 def unknown_words(question: str, known_terms: Iterable[frozenset[str]]) -> list[str]:
@@ -172,7 +179,7 @@ def _phrases(text: str) -> set[str]:
     """The text's pairs of adjacent content words ("national anthem"), case kept."""
     words = [m.group() for m in tokens(text)]
     return {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)
-            if all(len(w) >= MIN_WORD_LENGTH and not w.isdigit() and normal_form(w) for w in (a, b))}
+            if all(len(w) >= MIN_WORD_LENGTH and not _has_digit(w) and normal_form(w) for w in (a, b))}
 
 
 def _best(sources: Sequence[str], targets: Sequence[str], embed: Callable[[Sequence[str]], np.ndarray],

@@ -113,3 +113,13 @@ def test_a_long_word_without_a_bridge_is_tried_against_two_word_phrases():
     calls: list[list[str]] = []
     assert not bridge("Fremdwort", ["Fremdwort"], dense, ON, fake_vectors(calls))   # 9 letters: no phrases
     assert all(" " not in word for batch in calls for word in batch)
+
+
+def test_words_with_digits_are_never_bridged():
+    dense = [hit("Siehe stichwort4 in handbuch-4 und Version v3.")]
+    question = "Wo steht stichwort5 in v12?"
+    unknown = unknown_words(question, [frozenset()])
+    assert unknown == ["steht"]                                              # the identifiers are not offered
+    vectors = lambda words: np.ones((len(words), 9), dtype=np.float32) / 3.0  # noqa: E731 (every word alike)
+    found = bridge(question, unknown, dense, ON, vectors)
+    assert found and not any(ch.isdigit() for ch in found.search_words)     # nor taken
