@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 KINDS = ("embedder", "none")
 MIN_WORD_LENGTH = 3
 COMPOUND_LENGTH = 10   # an unknown word this long without a bridge is tried against two-word phrases
+PHRASE_CHUNKS = 5      # ... of the first vector candidates (a phrase is rarely embedded twice: keep them few)
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,8 @@ class BridgeSettings:
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"unknown term bridge {self.kind!r}; one of {', '.join(KINDS)}")
+        if not 0.0 <= self.evidence <= 1.0:
+            raise ValueError(f"the bridge's evidence credit must be between 0 and 1, got {self.evidence}")
 
     @property
     def enabled(self) -> bool:
@@ -197,8 +200,8 @@ def bridge(question: str, unknown: Sequence[str], dense: Sequence[Hit], settings
     """Bridge each unknown question word to its most similar word of the first vector candidates.
 
     A long word left without one (COMPOUND_LENGTH letters or more, a German compound such as
-    "Nationalhymne") is then tried against the candidates' pairs of adjacent words
-    ("national anthem").
+    "Nationalhymne") is then tried against the pairs of adjacent words ("national anthem") of
+    the first PHRASE_CHUNKS candidates.
     """
     if not settings.enabled or not unknown or not dense:
         return Bridge()
@@ -211,7 +214,8 @@ def bridge(question: str, unknown: Sequence[str], dense: Sequence[Hit], settings
     found = _best(unknown, words, embed, settings.min_similarity)
     compounds = [w for w in unknown if w not in found and len(w) >= COMPOUND_LENGTH]
     if compounds:
-        phrases = sorted(set().union(*(_phrases(hit.text) for hit in dense[: settings.chunks])))
+        first = dense[: min(settings.chunks, PHRASE_CHUNKS)]
+        phrases = sorted(set().union(*(_phrases(hit.text) for hit in first)))
         phrases = [p for p in phrases if not {normal_form(w) for w in p.split()} & question_forms]
         found.update(_best(compounds, phrases, embed, settings.min_similarity))
     return Bridge({w: found[w] for w in unknown if w in found})

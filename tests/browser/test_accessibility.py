@@ -69,6 +69,9 @@ PAGES = [
     *(Page(f"admin-{tab}", f"/admin?tab={tab}", "admin") for tab in ADMIN_TABS),
     *(Page(f"admin-{name}", f"/admin/{name}", "admin") for name in ADMIN_PAGES),
     Page("admin-inspector-trace", "/admin/inspector?question=Collector&user={user}&document={document}", "admin"),
+    # an English question over the German manual: the trace names the bridged words
+    Page("admin-inspector-bridge", "/admin/inspector?question=How+is+the+collector+restarted+after+a+change"
+         "&user={user}&document={document}", "admin"),
 ]
 
 

@@ -38,6 +38,8 @@ def test_bridge_settings_from_config():
                                        "BRIDGE_MIN_SIMILARITY": "0.7"}) == BridgeSettings("embedder", 7, 0.7)
     with pytest.raises(ValueError, match="term bridge"):
         BridgeSettings("dictionary")
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        BridgeSettings("embedder", evidence=1.5)
 
 
 def test_unknown_words_are_those_no_candidate_holds():
