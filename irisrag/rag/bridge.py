@@ -92,6 +92,10 @@ class Bridge:
         """The document words to add to the full-text query."""
         return " ".join(dict.fromkeys(self.words.values()))
 
+    def searched(self, text: str) -> str:
+        """The full-text query: the text, with the bridged document words added."""
+        return f"{text} {self.search_words}" if self.words else text
+
     def _targets(self) -> set[str]:
         forms = (normal_form(w) for target in self.words.values() for w in target.split())
         return {form for form in forms if form}

@@ -91,7 +91,7 @@ def inspect_document(
     else:
         context = context_of(question, areas, query_vector=vector)
     fulltext = getattr(store, "search_fulltext", None)
-    searched = f"{question} {context.bridge.search_words}" if context.bridge else question
+    searched = context.bridge.searched(question)
     text_hits = [t.hit for t in fulltext(searched, areas, probe)] if fulltext else []
     vector_ranks = {h.chunk_index: h.rank + 1 for h in own}
     fulltext_ranks = {h.chunk_index: h.rank + 1 for h in text_hits if h.document_id == document_id}

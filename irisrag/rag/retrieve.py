@@ -297,7 +297,7 @@ def _ranked(
         with timer.stage("bridge"):
             bridged = bridge_terms(question, question_terms, dense, lexical, settings.bridge)
             if bridged:
-                lexical = search_fulltext(f"{search_text} {bridged.search_words}", areas, settings.candidates,
+                lexical = search_fulltext(bridged.searched(search_text), areas, settings.candidates,
                                           vector=vector)
     with timer.stage("fuse"):
         return fuse_candidates(dense, lexical, bridged.terms(question_terms), settings), bridged
