@@ -77,3 +77,17 @@ def test_the_bridge_only_sees_the_searched_areas(corpus):
 def test_an_off_topic_german_question_still_gets_no_passages(corpus):
     context = ask(corpus, "Wie beantrage ich Elternzeit bei meinem Arbeitgeber?", ON)
     assert context.chunks == ()
+
+
+def test_the_gate_takes_the_cosine_of_the_question_in_the_paragraphs_words(corpus):
+    question = "Wie viele Punkte gab die Verteidigung der Panthers ab?"
+    context = ask(corpus, question, ON)
+    assert context.bridge.translated(question) == "Wie viele points gab die defense der Panthers ab?"
+    asked = {c.hit.document_id: c.hit.score for c in context.candidates}
+    assert context.bridge.cosines[1] > asked[1] + 0.02              # nearer in the paragraph's own words (0.57 vs 0.53)
+    evidence = {c.hit.document_id: c.evidence for c in context.candidates if c.evidence is not None}
+    plain = ask(corpus, question, replace(ON, bridge=replace(ON.bridge, vector_search=False)))
+    assert not plain.bridge.cosines
+    plain_evidence = {c.hit.document_id: c.evidence for c in plain.candidates if c.evidence is not None}
+    assert evidence[1] == pytest.approx(plain_evidence[1] + context.bridge.cosines[1] - asked[1])
+    assert [c.hit.document_id for c in context.candidates] == [c.hit.document_id for c in plain.candidates]

@@ -52,9 +52,9 @@ class GateSettings:
     rule: str = "evidence"          # "ranked", "lexical": see the module docstring
     top_documents: int = 5          # the ranking's first documents that may pass on the ranking's evidence
     min_similarity: float = 0.35    # rule "ranked": the cosine a top document's chunk needs (USE)
-    min_evidence: float = 0.36      # rule "evidence": the evidence the question's best document needs (USE)
-    coverage_weight: float = 0.65   # ... the weight of the share of the question's term weight a document covers
-    missing_weight: float = 0.4     # ... and of the share the candidates hold elsewhere (words in the wrong places)
+    min_evidence: float = 0.43      # rule "evidence": the evidence the question's best document needs (USE)
+    coverage_weight: float = 0.85   # ... the weight of the share of the question's term weight a document covers
+    missing_weight: float = 0.3     # ... and of the share the candidates hold elsewhere (words in the wrong places)
 
     def __post_init__(self) -> None:
         if self.rule not in GATE_RULES:
@@ -84,14 +84,16 @@ def term_weights(question_terms: frozenset[str], matches: Sequence[LexicalMatch]
 
 def document_evidence(hits: Sequence[Hit], matches: Sequence[LexicalMatch], document_ranks: Sequence[int],
                       question_terms: frozenset[str], gate: GateSettings,
-                      credit: Mapping[str, float] | None = None) -> dict[int, float]:
+                      credit: Mapping[str, float] | None = None,
+                      cosines: Mapping[int, float] | None = None) -> dict[int, float]:
     """Return the evidence of each of the first GATE_TOP_DOCUMENTS documents (see the module docstring).
 
     A document's cosine is its best candidate chunk's; its coverage counts the question terms
     found in any of its candidate chunks. ``credit`` names terms that count for only a share
     of their weight when found (covered or missing), while the total counts them whole: the
     term bridge's words (``bridge.py``, BRIDGE_EVIDENCE), which are in the first candidates by
-    construction.
+    construction. ``cosines`` are other cosines per document (the question asked in the
+    documents' words, ``bridge.Bridge.translated``): a document's cosine is the better one.
     """
     weights, found_somewhere = term_weights(question_terms, matches)
     total = sum(weights.values()) or 1.0
@@ -104,6 +106,9 @@ def document_evidence(hits: Sequence[Hit], matches: Sequence[LexicalMatch], docu
         if rank < gate.top_documents:
             cosine[hit.document_id] = max(cosine.get(hit.document_id, -1.0), hit.score)
             covered.setdefault(hit.document_id, set()).update(found.terms)
+    for document, similarity in (cosines or {}).items():
+        if document in cosine:
+            cosine[document] = max(cosine[document], similarity)
     result = {}
     for document, similarity in cosine.items():
         coverage = sum(weights.get(t, 0.0) for t in covered[document]) / total

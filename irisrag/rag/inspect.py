@@ -65,6 +65,8 @@ class Trace:
     fulltext_weight: float | None = None  # hybrid: the fusion's full-text weight for this question
     document_share: float | None = None   # hybrid (convex): share of the document-level fusion
     bridged: tuple[tuple[str, str], ...] = ()  # TERM_BRIDGE: (question word, document word) searched for it
+    translated: str | None = None              # BRIDGE_VECTOR_SEARCH: the question in the documents' words ...
+    translated_cosine: float | None = None     # ... and this document's best cosine to it (the gate's cosine)
 
 
 def inspect_document(
@@ -108,8 +110,11 @@ def inspect_document(
                              candidate.evidence if candidate is not None else None))
     others = tuple(dict.fromkeys(c.hit.document_id for c in context.chunks if c.hit.document_id != document_id))
     weight, share = _fusion(question_terms, text_hits[:settings.candidates], settings)
+    bridged = context.bridge
+    translated = bridged.translated(question) if bridged.cosines else None
+    cosine = bridged.cosines.get(document_id)
     return Trace(question, settings.mode, areas, document_id, settings.candidates, tuple(traces), others,
-                 weight, share, tuple(context.bridge.words.items()))
+                 weight, share, tuple(bridged.words.items()), translated, None if cosine is None else round(cosine, 3))
 
 
 def _fusion(question_terms: frozenset[str], text_hits, settings: RetrievalSettings) -> tuple[float | None, float | None]:

@@ -9,7 +9,9 @@ Stages (SPEC 5), each timed in ``Context.timings`` (seconds):
              to the areas (modes ``fulltext`` and ``hybrid``)
 ``bridge``   hybrid only, TERM_BRIDGE (``bridge.py``): question words no candidate holds mapped
              onto words of the first vector candidates; with any, the full-text leg searches
-             again with them, and they count as question terms from here on
+             again with them, and they count as question terms from here on; the question in
+             the documents' words is embedded and searched too (BRIDGE_VECTOR_SEARCH), for
+             the gate's cosines
 ``fuse``     hybrid only: both lists merged into one ranking (``fusion.py``), cut to
              CONTEXT_CANDIDATES; every candidate keeps its cosine similarity as ``score``
              and gets its fused rank as ``rank``
@@ -219,7 +221,8 @@ def build_context(
             matches = [match(question_terms, hit.text) for hit in hits]
         with timer.stage("select"):
             candidates = gate_candidates(hits, matches, question_terms, settings,
-                                         credit=bridged.credit(asked, settings.bridge.evidence))
+                                         credit=bridged.credit(asked, settings.bridge.evidence),
+                                         cosines=bridged.cosines)
             chunks = numbered(candidates)
         with timer.stage("sources"):
             sources = found_sources(candidates, question_terms, settings)
@@ -299,6 +302,8 @@ def _ranked(
             if bridged:
                 lexical = search_fulltext(bridged.searched(search_text), areas, settings.candidates,
                                           vector=vector)
+            if bridged and settings.bridge.vector_search:
+                bridged = translated_cosines(bridged, question, embedder, store, areas, settings.candidates)
     with timer.stage("fuse"):
         return fuse_candidates(dense, lexical, bridged.terms(question_terms), settings), bridged
 
@@ -308,6 +313,15 @@ def bridge_terms(question: str, question_terms: frozenset[str], dense: Sequence[
     """Bridge the question's words that no candidate of either leg holds (``bridge.py``)."""
     known = [match(question_terms, hit.text).terms for hit in [*dense, *(t.hit for t in lexical)]]
     return bridge.bridge(question, bridge.unknown_words(question, known), dense, settings)
+
+
+def translated_cosines(bridged: Bridge, question: str, embedder: QueryEmbedder, store: ChunkSearch,
+                       areas: Sequence[int], k: int) -> Bridge:
+    """Search the vectors with the question in the documents' words; keep each document's best cosine."""
+    best: dict[int, float] = {}
+    for hit in store.search(embedder.embed_query(bridged.translated(question)), areas, k):
+        best[hit.document_id] = max(best.get(hit.document_id, -1.0), hit.score)
+    return replace(bridged, cosines=best)
 
 
 def fuse_candidates(dense: Sequence[Hit], lexical: Sequence[TextHit], question_terms: frozenset[str],
@@ -326,16 +340,18 @@ def fuse_candidates(dense: Sequence[Hit], lexical: Sequence[TextHit], question_t
 
 
 def gate_candidates(hits: Sequence[Hit], matches: Sequence[LexicalMatch], question_terms: frozenset[str],
-                    settings: RetrievalSettings, credit: Mapping[str, float] | None = None) -> list[Candidate]:
+                    settings: RetrievalSettings, credit: Mapping[str, float] | None = None,
+                    cosines: Mapping[int, float] | None = None) -> list[Candidate]:
     """Apply the gate (GATE_RULE, ``gate.py``) and the caps to ranked candidates, in rank order.
 
     ``credit``: the share of a term's weight the rule ``evidence`` credits when a document
-    holds it (1 for a term not named: bridged words get BRIDGE_EVIDENCE, ``bridge.py``).
+    holds it (1 for a term not named: bridged words get BRIDGE_EVIDENCE, ``bridge.py``);
+    ``cosines``: each document's cosine to the question in the documents' words (BRIDGE_VECTOR_SEARCH).
     """
     pairs = sorted(zip(hits, matches, strict=True), key=lambda pair: pair[0].rank)
     document_rank: dict[int, int] = {}
     ranks = [document_rank.setdefault(hit.document_id, len(document_rank)) for hit, _ in pairs]
-    passing = _passing(pairs, ranks, question_terms, settings, credit)
+    passing = _passing(pairs, ranks, question_terms, settings, credit, cosines)
     per_document: dict[int, int] = {}
     kept_total = 0
     result: list[Candidate] = []
@@ -353,13 +369,14 @@ def gate_candidates(hits: Sequence[Hit], matches: Sequence[LexicalMatch], questi
 
 def _passing(pairs: Sequence[tuple[Hit, LexicalMatch]], ranks: Sequence[int], question_terms: frozenset[str],
              settings: RetrievalSettings, credit: Mapping[str, float] | None = None,
-             ) -> list[tuple[str | None, float | None]]:
+             cosines: Mapping[int, float] | None = None) -> list[tuple[str | None, float | None]]:
     """Return each candidate's gate verdict before the caps (None: passes) and its evidence score."""
     gate = settings.gate
     if gate.rule != "evidence":
         return [(None if passes_lexical(found, question_terms, settings) or passes_ranking(hit, rank, gate)
                  else GATE_LEXICAL, None) for (hit, found), rank in zip(pairs, ranks, strict=True)]
-    evidence = document_evidence([h for h, _ in pairs], [m for _, m in pairs], ranks, question_terms, gate, credit)
+    evidence = document_evidence([h for h, _ in pairs], [m for _, m in pairs], ranks, question_terms, gate, credit,
+                                 cosines)
     scores = [evidence.get(hit.document_id) for hit, _ in pairs]
     if not on_topic(evidence, gate):
         return [(GATE_EVIDENCE, e) for e in scores]

@@ -125,3 +125,18 @@ def test_words_with_digits_are_never_bridged():
     vectors = lambda words: np.ones((len(words), 9), dtype=np.float32) / 3.0  # noqa: E731 (every word alike)
     found = bridge(question, unknown, dense, ON, vectors)
     assert found and not any(ch.isdigit() for ch in found.search_words)     # nor taken
+
+
+def test_the_question_in_the_documents_words_replaces_whole_words_longest_first():
+    bridged = Bridge({"Punkte": "points", "Verteidigung": "defense", "Nationalhymne": "national anthem"})
+    assert bridged.translated("Wie viele Punkte gab die Verteidigung ab?") == "Wie viele points gab die defense ab?"
+    assert bridged.translated("Punktestand (Punkte) und Nationalhymne.") == "Punktestand (points) und national anthem."
+    assert Bridge({"gab": "gave", "gabel": "fork"}).translated("Die gabel gab nach") == "Die fork gave nach"
+    assert Bridge().translated("Wie viele Punkte?") == "Wie viele Punkte?"
+
+
+def test_bridge_vector_search_setting():
+    assert BridgeSettings().vector_search and BridgeSettings.from_config({}).vector_search
+    assert not BridgeSettings.from_config({"BRIDGE_VECTOR_SEARCH": False}).vector_search
+    assert not BridgeSettings.from_config({"BRIDGE_VECTOR_SEARCH": "off"}).vector_search
+    assert BridgeSettings.from_config({"BRIDGE_VECTOR_SEARCH": "true"}).vector_search

@@ -143,3 +143,19 @@ def test_gate_evidence_credits_a_term_for_its_share_only():
     assert halved[1] == pytest.approx(whole[1] + 0.5 * share)          # ... and is missing for half
     assert whole[2] == pytest.approx(0.2 - 1.0)                        # lacks both, the others hold them
     assert halved[2] == pytest.approx(0.2 - (1.0 - 0.5 * share))
+
+
+def test_gate_evidence_takes_a_documents_better_cosine_of_the_question_in_its_words():
+    from irisrag.rag.gate import document_evidence
+    from irisrag.vectorstore import Hit
+
+    question_terms = terms("Brücke Fluss")
+    hits = [Hit(doc, 1, 0, None, text, cosine, doc) for doc, (text, cosine) in
+            enumerate([(ENGLISH, 0.25), (OTHER, 0.3), ("Dritter Text.", 0.1)])]
+    matches = [match(question_terms, h.text) for h in hits]
+    settings = GateSettings(top_documents=2)
+    plain = document_evidence(hits, matches, [0, 1, 2], question_terms, settings)
+    asked = document_evidence(hits, matches, [0, 1, 2], question_terms, settings, cosines={0: 0.45, 1: 0.1, 2: 0.9})
+    assert set(plain) == set(asked) == {0, 1}                     # the third document is not a first one
+    assert asked[0] == pytest.approx(plain[0] + 0.2)              # the better cosine counts
+    assert asked[1] == pytest.approx(plain[1])                    # a worse one changes nothing

@@ -99,9 +99,12 @@ def test_inspector_names_the_bridged_words(app, admin_client, library):
                             f"&user={library.users['alice']}").get_data(as_text=True)
     line = html.split('id="trace-bridge"')[1].split("</p>")[0]
     assert "Verteidigung → defense" in line and "Punkte → points" in line
+    assert "„Wie viele points gab die defense der Panthers ab?“" in line    # what the gate's cosine was asked
+    assert "cosine to this document" in line
     result = app.test_cli_runner().invoke(args=["rag", "inspect", GERMAN_QUESTION, "--document", str(document),
                                                 "--user", "alice"])
     assert result.exit_code == 0 and "term bridge: Punkte -> points, Verteidigung -> defense" in result.output
+    assert "asked in the documents' words: Wie viele points gab die defense der Panthers ab?" in result.output
 
 
 def test_the_bridge_never_takes_words_from_an_area_the_user_cannot_search(app, admin_client, library):
