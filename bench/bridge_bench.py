@@ -4,11 +4,12 @@
 
 Builds the eval's scratch store of a BEIR set (default ``../shared/eval/xquad/de-en``, German
 questions over English paragraphs: the bridge's case) and asks its first questions through
-``retrieve.build_context`` (hybrid, the app's defaults) four ways, interleaved per question:
+``retrieve.build_context`` (hybrid, the app's defaults) five ways, interleaved per question:
 the bridge off; on with an empty word-vector cache (every word embedded: a fresh process, a
 new collection); on with the cache the earlier questions filled (a process that has answered
-questions over the collection); and warm without BRIDGE_VECTOR_SEARCH (the bridged
-question's second vector search left out). Prints per-question milliseconds (median and 90th percentile)
+questions over the collection); then the same question again, every word cached, with
+and without BRIDGE_VECTOR_SEARCH (the bridged question's second embedding and vector search;
+the two in alternating order). Prints per-question milliseconds (median and 90th percentile)
 of the ``bridge`` stage and of the whole context building, and the ratios to the bridge-off
 run of the same question. The question embedding is included (``embed`` stage) in every way.
 """
@@ -55,7 +56,8 @@ def main(argv: list[str] | None = None) -> None:
     off = replace(on, bridge=BridgeSettings())
     words_only = replace(on, bridge=replace(on.bridge, vector_search=False))
     scratch = Path(tempfile.mkdtemp(prefix="irisrag-bridge-bench-"))
-    rows: dict[str, list[dict[str, float]]] = {"off": [], "cold": [], "warm": [], "warm, no vector search": []}
+    rows: dict[str, list[dict[str, float]]] = {"off": [], "cold": [], "warm": [], "repeated": [],
+                                               "repeated, no vector search": []}
     try:
         store, chunks, _ = runner.build_store(dataset, embedder, options, scratch / "lancedb", CACHE,
                                               lambda m: print(m, file=sys.stderr))
@@ -66,7 +68,9 @@ def main(argv: list[str] | None = None) -> None:
             rows["cold"].append(_ask(question, embedder, store, on))
             bridge._words = warm
             rows["warm"].append(_ask(question, embedder, store, on))
-            rows["warm, no vector search"].append(_ask(question, embedder, store, words_only))
+            pair = [("repeated", on), ("repeated, no vector search", words_only)]
+            for way, settings in pair if len(rows["off"]) % 2 else reversed(pair):  # alternate the order
+                rows[way].append(_ask(question, embedder, store, settings))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     base = [r["total"] for r in rows["off"]]

@@ -50,7 +50,7 @@ class GateSettings:
     """Which chunks the gate lets into the context (the dataclass defaults are the app's)."""
 
     rule: str = "evidence"          # "ranked", "lexical": see the module docstring
-    top_documents: int = 5          # the ranking's first documents that may pass on the ranking's evidence
+    top_documents: int = 8          # the ranking's first documents that may pass on the ranking's evidence
     min_similarity: float = 0.35    # rule "ranked": the cosine a top document's chunk needs (USE)
     min_evidence: float = 0.43      # rule "evidence": the evidence the question's best document needs (USE)
     coverage_weight: float = 0.85   # ... the weight of the share of the question's term weight a document covers

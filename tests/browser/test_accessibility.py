@@ -13,6 +13,7 @@ page shows the provider's button and the directory hint). Add a page by adding a
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -72,7 +73,12 @@ PAGES = [
     # an English question over the German manual: the trace names the bridged words
     Page("admin-inspector-bridge", "/admin/inspector?question=How+is+the+collector+restarted+after+a+change"
          "&user={user}&document={document}", "admin"),
+    Page("admin-inspector-bridge-dark", "/admin/inspector?question=How+is+the+collector+restarted+after+a+change"
+         "&user={user}&document={document}", "admin", dark=True),
 ]
+
+
+SHOTS = os.environ.get("IRISRAG_SCREENSHOTS")
 
 
 def test_the_vendored_axe_is_the_recorded_file():
@@ -151,3 +157,6 @@ def test_no_serious_or_critical_accessibility_violations(page, site, request):
         print(f"{spec.name}: " + "; ".join(others))  # moderate/minor: listed (pytest -s), not failed
     assert not blocking, blocking
     assert not [e for e in page.console_errors if "Content Security Policy" in e]
+    for width, height in ((1366, 900), (390, 844)) if SHOTS else ():  # a folder: keep screenshots there
+        page.set_viewport_size({"width": width, "height": height})
+        page.screenshot(path=f"{SHOTS}/{spec.name}-{width}.png", full_page=True)

@@ -99,7 +99,7 @@ def test_inspector_names_the_bridged_words(app, admin_client, library):
                             f"&user={library.users['alice']}").get_data(as_text=True)
     line = html.split('id="trace-bridge"')[1].split("</p>")[0]
     assert "Verteidigung → defense" in line and "Punkte → points" in line
-    assert "„Wie viele points gab die defense der Panthers ab?“" in line    # what the gate's cosine was asked
+    assert "<q>Wie viele points gab die defense der Panthers ab?</q>" in line    # what the gate's cosine was asked
     assert "cosine to this document" in line
     result = app.test_cli_runner().invoke(args=["rag", "inspect", GERMAN_QUESTION, "--document", str(document),
                                                 "--user", "alice"])
