@@ -91,3 +91,28 @@ def test_the_gate_takes_the_cosine_of_the_question_in_the_paragraphs_words(corpu
     plain_evidence = {c.hit.document_id: c.evidence for c in plain.candidates if c.evidence is not None}
     assert evidence[1] == pytest.approx(plain_evidence[1] + context.bridge.cosines[1] - asked[1])
     assert [c.hit.document_id for c in context.candidates] == [c.hit.document_id for c in plain.candidates]
+
+
+def test_a_failing_second_embedding_keeps_the_bridge_without_its_cosines(corpus, caplog):
+    from irisrag.errors import EmbeddingError
+
+    embedder, store = corpus
+
+    class SecondCallFails:
+        key, dim = embedder.key, embedder.dim
+
+        def __init__(self):
+            self.calls = 0
+
+        def embed_query(self, text):
+            self.calls += 1
+            if self.calls > 1:
+                raise EmbeddingError("The embedding service did not answer")
+            return embedder.embed_query(text)
+
+    flaky = SecondCallFails()
+    question = "Wie viele Punkte gab die Verteidigung der Panthers ab?"
+    context = build_context(question, (1,), embedder=flaky, store=store, settings=ON)
+    assert flaky.calls == 2 and context.bridge.words and not context.bridge.cosines
+    assert context.chunks and context.chunks[0].hit.document_id == 1   # the question's own cosines still gate
+    assert "bridge_vector_search_failed" in caplog.text

@@ -49,6 +49,7 @@ No selected area means no embedding call and no search.
 """
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -57,6 +58,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
+from irisrag.errors import IrisRagError
 from irisrag.rag import bridge, fusion
 from irisrag.rag.bridge import Bridge, BridgeSettings
 from irisrag.rag.fusion import FusionSettings
@@ -68,6 +70,8 @@ if TYPE_CHECKING:
     from irisrag.rag.expand import QueryExpander
     from irisrag.rag.rerank import Reranker
     from irisrag.vectorstore import Hit, TextHit
+
+log = logging.getLogger(__name__)
 
 GATE_LEXICAL = "lexical"
 GATE_EVIDENCE = "evidence"   # rule evidence: no chunk of the first documents has enough evidence (off-topic)
@@ -317,9 +321,18 @@ def bridge_terms(question: str, question_terms: frozenset[str], dense: Sequence[
 
 def translated_cosines(bridged: Bridge, question: str, embedder: QueryEmbedder, store: ChunkSearch,
                        areas: Sequence[int], k: int) -> Bridge:
-    """Search the vectors with the question in the documents' words; keep each document's best cosine."""
+    """Search the vectors with the question in the documents' words; keep each document's best cosine.
+
+    A failure (a remote embedder that stopped answering) keeps the bridge without them: the
+    question's own cosines are a fine gate, so it never fails the question.
+    """
+    try:
+        hits = store.search(embedder.embed_query(bridged.translated(question)), areas, k)
+    except IrisRagError as exc:
+        log.warning("event=bridge_vector_search_failed error=%s", exc)
+        return bridged
     best: dict[int, float] = {}
-    for hit in store.search(embedder.embed_query(bridged.translated(question)), areas, k):
+    for hit in hits:
         best[hit.document_id] = max(best.get(hit.document_id, -1.0), hit.score)
     return replace(bridged, cosines=best)
 
