@@ -35,7 +35,11 @@ def wait_for_redis(redis, seconds: float | None = 30.0) -> None:
 
 
 def work_until_stopped(make_worker, redis) -> None:
-    """Run workers; when Redis goes away mid-job (RQ then stops its worker), wait for it and start again."""
+    """Run workers; when Redis goes away mid-job (RQ then stops its worker), wait for it and start again.
+
+    A name still registered by a worker that was killed starts the next one (``_names``) instead
+    of ending the process: a machine restarted after a crash works at once, not after RQ's TTL.
+    """
     while True:
         worker = make_worker()
         try:
@@ -45,6 +49,12 @@ def work_until_stopped(make_worker, redis) -> None:
             log.warning("worker_lost_redis name=%s error=%s; waiting for it to come back", worker.name, exc)
             wait_for_redis(redis, seconds=None)
             log.info("worker_redis_back; starting a new worker")
+        except ValueError as exc:  # RQ: "There exists an active worker named ... already"
+            if "active worker named" not in str(exc):
+                raise
+            log.warning("worker_name_taken name=%s: still registered by a process that ended without signing off "
+                        "(killed, or its machine lost) until RQ's worker TTL passes; starting under the next name",
+                        worker.name)
 
 
 FORK_WARNING = "lancedb fork support is experimental"

@@ -17,7 +17,8 @@ from irisrag.jobs.tasks import ping
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def start_worker(app, tmp_path: Path, log_name: str = "worker.log", **extra_env: str) -> subprocess.Popen:
+def start_worker(app, tmp_path: Path, log_name: str = "worker.log", args: tuple[str, ...] = (),
+                 **extra_env: str) -> subprocess.Popen:
     """Start worker.py as its own process group (so a test can kill it and its work horse)."""
     env = {
         **os.environ,
@@ -40,8 +41,8 @@ def start_worker(app, tmp_path: Path, log_name: str = "worker.log", **extra_env:
         **extra_env,
     }
     log = open(tmp_path / log_name, "ab")
-    return subprocess.Popen([sys.executable, "worker.py"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True)
+    return subprocess.Popen([sys.executable, "worker.py", *args], cwd=ROOT, env=env, stdout=log,
+                            stderr=subprocess.STDOUT, start_new_session=True)
 
 
 def _children(pid: int) -> list[int]:
@@ -97,6 +98,33 @@ def test_worker_process_runs_a_job_in_the_app_context(app, make_user, tmp_path):
     finally:
         stop_worker(worker)
         with app.app_context():
+            Queue(app.config["QUEUE_NAME"], connection=components.get().redis).empty()
+
+
+@pytest.mark.integration
+def test_a_worker_whose_name_a_killed_worker_still_holds_starts_under_the_next_name(app, make_user, tmp_path):
+    from rq import Worker
+
+    make_user("someone")
+    name = f"node-{app.config['QUEUE_NAME']}"
+    with app.app_context():
+        redis = components.get().redis
+        crashed = Worker([app.config["QUEUE_NAME"]], connection=redis, name=name)
+        crashed.register_birth()                   # and never its death: killed with SIGKILL, machine lost
+    worker = start_worker(app, tmp_path, args=(name,))
+    try:
+        with app.app_context():
+            job = enqueue(ping, "again", job_id=f"ping-taken-{app.config['QUEUE_NAME']}")
+            wait_for(job)
+        log = (tmp_path / "worker.log").read_text()
+        assert job.get_status() == "finished", log
+        assert f"worker_name_taken name={name}" in log and worker.poll() is None
+        running = {w.name for w in Worker.all(connection=redis)}
+        assert f"{name}-2" in running               # the next name, at once (not after RQ's worker TTL)
+    finally:
+        stop_worker(worker)
+        with app.app_context():
+            crashed.register_death()
             Queue(app.config["QUEUE_NAME"], connection=components.get().redis).empty()
 
 
