@@ -20,8 +20,12 @@ class Setting:
     parse: Callable[[str], Any] = str
 
 
-def _bool(value: str) -> bool:
-    return value.strip().lower() in {"1", "true", "yes", "on"}
+def _bool(value: str | bool) -> bool:
+    """Parse a yes/no setting (an already parsed bool passes through: config mappings hold both)."""
+    return value if isinstance(value, bool) else str(value).strip().lower() in {"1", "true", "yes", "on"}
+
+
+parse_bool = _bool  # for settings classes that build themselves from a config mapping
 
 
 def _list(value: str) -> list[str]:

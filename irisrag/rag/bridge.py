@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from irisrag.config import parse_bool
 from irisrag.rag.lexical import normal_form, tokens
 
 if TYPE_CHECKING:
@@ -84,11 +85,7 @@ class BridgeSettings:
                    chunks=int(config.get("BRIDGE_CHUNKS", default.chunks)),
                    min_similarity=float(config.get("BRIDGE_MIN_SIMILARITY", default.min_similarity)),
                    evidence=float(config.get("BRIDGE_EVIDENCE", default.evidence)),
-                   vector_search=_flag(config.get("BRIDGE_VECTOR_SEARCH", default.vector_search)))
-
-
-def _flag(value: Any) -> bool:
-    return value if isinstance(value, bool) else str(value).strip().lower() in ("1", "true", "yes", "on")
+                   vector_search=parse_bool(config.get("BRIDGE_VECTOR_SEARCH", default.vector_search)))
 
 
 @dataclass(frozen=True)
