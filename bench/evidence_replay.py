@@ -1,10 +1,11 @@
 """Replay the evidence gate's weights and threshold on the product's path, term bridge included.
 
-    python -m bench.evidence_replay collect DATASET_DIR LANGUAGE OUT.pkl [--negatives DIR ...]
+    python -m bench.evidence_replay collect DATASET_DIR LANGUAGE OUT.pkl [--negatives DIR ...] [--embedder use|e5]
     python -m bench.evidence_replay grid OUT.pkl [OUT.pkl ...] [--off NAME ...] [--documents 5 8] [--top 8]
     python -m bench.evidence_replay report OUT.pkl [OUT.pkl ...] --setting bridged,8,0.85,0.3,0.43 [...]
 
-``collect`` builds the eval's scratch store (``irisrag.evaluation.runner``), asks every test
+``collect`` builds the eval's scratch store (``irisrag.evaluation.runner``) with the embedder
+(``--embedder``: ``use``, the default, or ``e5``; the term bridge's words are USE's either way), asks every test
 question of the set and of each ``--negatives`` set (off-topic controls) through
 ``retrieve.build_context`` with the app's defaults (hybrid, term bridge with its vector
 search, gate ``evidence``) and keeps what the gate saw: each candidate's document, lexical
@@ -65,10 +66,10 @@ def _parts(pairs, ranks, question_terms, credit, cosines) -> dict:
     return {d: (rank_of[d], asked[d], bridged[d], covered[d] - asked[d], asked[d] - missing[d]) for d in asked}
 
 
-def collect(directory: str, language: str, out: str, negatives: list[str]) -> None:
-    from irisrag.embeddings import UseEmbedder
+def collect(directory: str, language: str, out: str, negatives: list[str], embedder_name: str = "use") -> None:
+    from irisrag.embeddings import build_embedder
 
-    dataset, embedder = beir.load(directory, "test"), UseEmbedder()
+    dataset, embedder = beir.load(directory, "test"), build_embedder({"EMBEDDER": embedder_name})
     settings = replace(runner.EvalOptions().settings, mode="hybrid", gate=GateSettings(),
                        bridge=BridgeSettings("embedder"))
     seen: list[dict] = []
@@ -195,6 +196,7 @@ def main(argv: list[str] | None = None) -> None:
     one.add_argument("language")
     one.add_argument("out")
     one.add_argument("--negatives", action="append", default=[])
+    one.add_argument("--embedder", default="use", choices=["use", "e5"], help="the app's EMBEDDER (default use)")
     many = sub.add_parser("grid")
     many.add_argument("paths", nargs="+")
     many.add_argument("--off", action="append", default=[], help="sets whose off-topic rate must reach 0.90")
@@ -211,7 +213,7 @@ def main(argv: list[str] | None = None) -> None:
                        help="COSINE,DOCUMENTS,COVERAGE,MISSING,THRESHOLD, e.g. bridged,8,0.85,0.3,0.43")
     args = parser.parse_args(argv)
     if args.command == "collect":
-        collect(args.directory, args.language, args.out, args.negatives)
+        collect(args.directory, args.language, args.out, args.negatives, args.embedder)
     elif args.command == "report":
         report(args.paths, args.setting)
     else:

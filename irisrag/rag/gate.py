@@ -43,6 +43,13 @@ if TYPE_CHECKING:
     from irisrag.vectorstore import Hit
 
 GATE_RULES = ("evidence", "ranked", "lexical")
+# Rule evidence's threshold and weights, chosen per built-in embedder with bench/evidence_replay.py
+# (README: the gate per embedder): e5's cosines sit on another scale than USE's (related and
+# unrelated passages alike score about 0.82), so USE's 0.43 let every off-topic question through.
+# Any other embedder (Ollama, OpenAI) gets USE's unless the operator sets them.
+CALIBRATED = {"e5": {"min_evidence": 0.92, "coverage_weight": 0.5, "missing_weight": 0.15}}
+CALIBRATED_KEYS = {"min_evidence": "GATE_MIN_EVIDENCE", "coverage_weight": "GATE_COVERAGE_WEIGHT",
+                   "missing_weight": "GATE_MISSING_WEIGHT"}
 
 
 @dataclass(frozen=True)
@@ -62,14 +69,33 @@ class GateSettings:
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any], default: GateSettings | None = None) -> GateSettings:
-        """Build gate settings from an app config mapping, ``default``'s values for missing keys."""
+        """Build gate settings from an app config mapping, ``default``'s values for missing keys.
+
+        The evidence rule's threshold and weights the operator did not set (``EXPLICIT_SETTINGS``
+        of ``config.load``) are the ones calibrated for the configured EMBEDDER (``CALIBRATED``).
+        """
         default = default or cls()
+        config = calibrated(config)
         return cls(rule=str(config.get("GATE_RULE", default.rule)).strip().lower(),
                    top_documents=int(config.get("GATE_TOP_DOCUMENTS", default.top_documents)),
                    min_similarity=float(config.get("GATE_MIN_SIMILARITY", default.min_similarity)),
                    min_evidence=float(config.get("GATE_MIN_EVIDENCE", default.min_evidence)),
                    coverage_weight=float(config.get("GATE_COVERAGE_WEIGHT", default.coverage_weight)),
                    missing_weight=float(config.get("GATE_MISSING_WEIGHT", default.missing_weight)))
+
+
+def calibrated(config: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Return ``config`` with the evidence rule's values calibrated for its EMBEDDER where not set explicitly.
+
+    A mapping without ``EXPLICIT_SETTINGS`` (not from ``config.load``) counts every key it has as set.
+    """
+    tuned = CALIBRATED.get(str(config.get("EMBEDDER", "")).strip().lower())
+    explicit = config.get("EXPLICIT_SETTINGS")
+    if tuned is None:
+        return config
+    keys = {CALIBRATED_KEYS[name]: value for name, value in tuned.items()
+            if CALIBRATED_KEYS[name] not in (config if explicit is None else explicit)}
+    return {**config, **keys}
 
 
 def term_weights(question_terms: frozenset[str], matches: Sequence[LexicalMatch]) -> tuple[dict[str, float], set[str]]:

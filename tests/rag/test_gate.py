@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from irisrag.config import DEFAULTS
-from irisrag.rag.gate import term_weights
+from irisrag.config import DEFAULTS, load
+from irisrag.rag.gate import CALIBRATED, term_weights
 from irisrag.rag.lexical import match, terms
 from irisrag.rag.retrieve import GateSettings, RetrievalSettings, build_context
 
@@ -66,6 +66,24 @@ def test_gate_settings_from_config_and_validation():
     assert RetrievalSettings().gate.rule == "lexical"  # the original's, for callers that pass nothing
     with pytest.raises(ValueError, match="unknown gate rule"):
         GateSettings(rule="semantic")
+
+
+def _gate(environ):
+    gate = RetrievalSettings.from_config(load(environ)).gate
+    return gate.min_evidence, gate.coverage_weight, gate.missing_weight
+
+
+def test_the_evidence_rule_takes_the_values_calibrated_for_the_embedder_unless_the_operator_sets_them():
+    use = (DEFAULTS["GATE_MIN_EVIDENCE"], DEFAULTS["GATE_COVERAGE_WEIGHT"], DEFAULTS["GATE_MISSING_WEIGHT"])
+    e5 = tuple(CALIBRATED["e5"][k] for k in ("min_evidence", "coverage_weight", "missing_weight"))
+    assert e5 != use and e5[0] > use[0]                                # e5's cosines run higher
+    assert _gate({}) == use and _gate({"IRISRAG_EMBEDDER": "ollama"}) == use
+    assert _gate({"IRISRAG_EMBEDDER": "e5"}) == e5
+    assert _gate({"IRISRAG_EMBEDDER": "E5", "IRISRAG_GATE_MIN_EVIDENCE": "0.9"}) == (0.9, *e5[1:])
+    set_like_default = {"IRISRAG_EMBEDDER": "e5", "IRISRAG_GATE_MISSING_WEIGHT": str(use[2])}
+    assert _gate(set_like_default) == (*e5[:2], use[2])              # set, even to USE's value: kept
+    explicit = RetrievalSettings.from_config({**DEFAULTS, "EMBEDDER": "e5"}).gate   # a plain mapping: all set
+    assert (explicit.min_evidence, explicit.coverage_weight, explicit.missing_weight) == use
 
 
 def test_gate_evidence_keeps_a_cross_lingual_match_without_shared_words(store, embedder):

@@ -1,0 +1,54 @@
+"""The evidence gate with the real e5 embedder: its calibrated threshold, not USE's, tells off-topic questions."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from irisrag.config import load
+from irisrag.embeddings import E5Embedder
+from irisrag.rag.retrieve import GateSettings, RetrievalSettings, build_context
+from irisrag.vectorstore import ChunkIn, VectorStore
+
+from .test_bridge_use import PARAGRAPHS
+
+E5 = RetrievalSettings.from_config(load({"IRISRAG_EMBEDDER": "e5"}))
+USE_NUMBERS = replace(E5, gate=GateSettings())      # the app's gate as it was for every embedder
+OFF_TOPIC = ["Statins increase blood cholesterol.", "Wie beantrage ich Elternzeit bei meinem Arbeitgeber?",
+             "Which enzyme phosphorylates the T cell receptor?"]
+ON_TOPIC = {"How many points did the Panthers defense give up?": 1,
+            "Wie viele Punkte gab die Verteidigung der Panthers ab?": 1,
+            "Durch wie viele Länder fließt der Rhein?": 3,
+            "Where is the chemical energy of photosynthesis stored?": 4}
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    embedder = E5Embedder()
+    store = VectorStore(str(tmp_path_factory.mktemp("gate-e5") / "lance"), embedder.key, embedder.dim,
+                        read_consistency_seconds=None, fts_language="German")
+    vectors = embedder.embed_documents(PARAGRAPHS)
+    for document, (text, vector) in enumerate(zip(PARAGRAPHS, vectors, strict=True), start=1):
+        store.replace_document(document, 1, [ChunkIn(0, text)], vector[None, :])
+    store.refresh_indexes()
+    return embedder, store
+
+
+def ask(corpus, question, settings):
+    embedder, store = corpus
+    return build_context(question, [1], embedder=embedder, store=store, settings=settings)
+
+
+@pytest.mark.parametrize("question", OFF_TOPIC)
+def test_an_off_topic_question_gets_no_passages_with_e5s_calibrated_gate(corpus, question):
+    assert ask(corpus, question, E5).chunks == ()
+
+
+def test_uses_threshold_let_off_topic_questions_through_with_e5(corpus):
+    assert all(ask(corpus, question, USE_NUMBERS).chunks for question in OFF_TOPIC)   # the defect it fixes
+
+
+@pytest.mark.parametrize(("question", "document"), ON_TOPIC.items())
+def test_an_on_topic_question_gets_its_paragraph_with_e5s_calibrated_gate(corpus, question, document):
+    context = ask(corpus, question, E5)
+    assert context.chunks and context.chunks[0].hit.document_id == document
