@@ -24,16 +24,21 @@ ON = RetrievalSettings(mode="hybrid", gate=GateSettings(), bridge=BridgeSettings
 OFF = replace(ON, bridge=BridgeSettings())
 
 
-@pytest.fixture(scope="module")
-def corpus(tmp_path_factory):
-    embedder = UseEmbedder()
-    store = VectorStore(str(tmp_path_factory.mktemp("bridge") / "lance"), embedder.key, embedder.dim,
+def paragraph_store(directory, embedder) -> VectorStore:
+    """A real LanceDB store (German full text) holding each of PARAGRAPHS as one document in area 1."""
+    store = VectorStore(str(directory / "lance"), embedder.key, embedder.dim,
                         read_consistency_seconds=None, fts_language="German")
     vectors = embedder.embed_documents(PARAGRAPHS)
     for document, (text, vector) in enumerate(zip(PARAGRAPHS, vectors, strict=True), start=1):
         store.replace_document(document, 1, [ChunkIn(0, text)], vector[None, :])
     store.refresh_indexes()
-    return embedder, store
+    return store
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    embedder = UseEmbedder()
+    return embedder, paragraph_store(tmp_path_factory.mktemp("bridge"), embedder)
 
 
 def ask(corpus, question, settings, areas=(1,)):

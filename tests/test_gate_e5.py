@@ -8,9 +8,8 @@ import pytest
 from irisrag.config import load
 from irisrag.embeddings import E5Embedder
 from irisrag.rag.retrieve import GateSettings, RetrievalSettings, build_context
-from irisrag.vectorstore import ChunkIn, VectorStore
 
-from .test_bridge_use import PARAGRAPHS
+from .test_bridge_use import paragraph_store
 
 E5 = RetrievalSettings.from_config(load({"IRISRAG_EMBEDDER": "e5"}))
 USE_NUMBERS = replace(E5, gate=GateSettings())      # the app's gate as it was for every embedder
@@ -25,13 +24,7 @@ ON_TOPIC = {"How many points did the Panthers defense give up?": 1,
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory):
     embedder = E5Embedder()
-    store = VectorStore(str(tmp_path_factory.mktemp("gate-e5") / "lance"), embedder.key, embedder.dim,
-                        read_consistency_seconds=None, fts_language="German")
-    vectors = embedder.embed_documents(PARAGRAPHS)
-    for document, (text, vector) in enumerate(zip(PARAGRAPHS, vectors, strict=True), start=1):
-        store.replace_document(document, 1, [ChunkIn(0, text)], vector[None, :])
-    store.refresh_indexes()
-    return embedder, store
+    return embedder, paragraph_store(tmp_path_factory.mktemp("gate-e5"), embedder)
 
 
 def ask(corpus, question, settings):
