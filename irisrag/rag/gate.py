@@ -47,9 +47,7 @@ GATE_RULES = ("evidence", "ranked", "lexical")
 # (README: the gate per embedder): e5's cosines sit on another scale than USE's (related and
 # unrelated passages alike score about 0.82), so USE's 0.43 let every off-topic question through.
 # Any other embedder (Ollama, OpenAI) gets USE's unless the operator sets them.
-CALIBRATED = {"e5": {"min_evidence": 0.92, "coverage_weight": 0.5, "missing_weight": 0.15}}
-CALIBRATED_KEYS = {"min_evidence": "GATE_MIN_EVIDENCE", "coverage_weight": "GATE_COVERAGE_WEIGHT",
-                   "missing_weight": "GATE_MISSING_WEIGHT"}
+CALIBRATED = {"e5": {"GATE_MIN_EVIDENCE": 0.92, "GATE_COVERAGE_WEIGHT": 0.5, "GATE_MISSING_WEIGHT": 0.15}}
 
 
 @dataclass(frozen=True)
@@ -89,13 +87,9 @@ def calibrated(config: Mapping[str, Any]) -> Mapping[str, Any]:
 
     A mapping without ``EXPLICIT_SETTINGS`` (not from ``config.load``) counts every key it has as set.
     """
-    tuned = CALIBRATED.get(str(config.get("EMBEDDER", "")).strip().lower())
-    explicit = config.get("EXPLICIT_SETTINGS")
-    if tuned is None:
-        return config
-    keys = {CALIBRATED_KEYS[name]: value for name, value in tuned.items()
-            if CALIBRATED_KEYS[name] not in (config if explicit is None else explicit)}
-    return {**config, **keys}
+    tuned = CALIBRATED.get(str(config.get("EMBEDDER", "")).strip().lower(), {})
+    explicit = config.get("EXPLICIT_SETTINGS", config)
+    return {**config, **{key: value for key, value in tuned.items() if key not in explicit}}
 
 
 def term_weights(question_terms: frozenset[str], matches: Sequence[LexicalMatch]) -> tuple[dict[str, float], set[str]]:

@@ -75,7 +75,7 @@ def _gate(environ):
 
 def test_the_evidence_rule_takes_the_values_calibrated_for_the_embedder_unless_the_operator_sets_them():
     use = (DEFAULTS["GATE_MIN_EVIDENCE"], DEFAULTS["GATE_COVERAGE_WEIGHT"], DEFAULTS["GATE_MISSING_WEIGHT"])
-    e5 = tuple(CALIBRATED["e5"][k] for k in ("min_evidence", "coverage_weight", "missing_weight"))
+    e5 = tuple(CALIBRATED["e5"][k] for k in ("GATE_MIN_EVIDENCE", "GATE_COVERAGE_WEIGHT", "GATE_MISSING_WEIGHT"))
     assert e5 != use and e5[0] > use[0]                                # e5's cosines run higher
     assert _gate({}) == use and _gate({"IRISRAG_EMBEDDER": "ollama"}) == use
     assert _gate({"IRISRAG_EMBEDDER": "e5"}) == e5
