@@ -42,6 +42,8 @@ def result_json(result: asking.AskResult) -> dict:
         "error": " ".join(filter(None, [english_stored(result.error), result.error_detail])) or None,
         "sources": [{"document_id": s.document_id, "name": s.name, "area": s.area_name, "score": s.score}
                     for s in result.sources],
+        "nearest": [{"document_id": s.document_id, "name": s.name, "area": s.area_name, "score": s.score}
+                    for s in result.nearest],
         "context": [{"document_id": c.document_id, "chunk_index": c.chunk_index, "score": c.score}
                     for c in result.context],
         "timings": {stage: round(seconds, 6) for stage, seconds in result.timings.items()},
@@ -67,6 +69,10 @@ def _echo_result(result: asking.AskResult) -> None:
         where = source.source_url or source.original_path
         if where:
             click.echo(f"     {to_terminal(where)}")
+    if result.nearest:
+        click.echo("Closest documents (none matched the question well enough; they may not answer it):")
+    for n, source in enumerate(result.nearest, start=1):
+        click.echo(f"  {n}. {to_terminal(source.name)}  [{to_terminal(source.area_name)}]  cosine {source.score:.2f}")
     click.echo(f"\n({result.llm}, {result.timings.get('total', 0.0):.2f} s)")
 
 

@@ -22,9 +22,9 @@ from irisrag.rag.retrieve import MODES, RetrievalSettings
 from irisrag.vectorstore import FTS_LANGUAGES
 
 _HEAD = {"ndcg@10": "nDCG@10", "recall@5": "R@5", "recall@10": "R@10", "recall@100": "R@100",
-         "mrr@10": "MRR@10", "p@5": "P@5", "context_recall": "ctx_R", "sources_recall": "src_R",
+         "mrr@10": "MRR@10", "p@5": "P@5", "context_recall": "ctx_R", "sources_recall": "src_R", "nearest_recall": "near_R",
          "empty_context_rate": "empty", "offtopic_empty_rate": "off_empty"}
-PATH = ("context_recall", "sources_recall", "empty_context_rate", "offtopic_empty_rate")
+PATH = ("context_recall", "sources_recall", "nearest_recall", "empty_context_rate", "offtopic_empty_rate")
 
 
 def _columns(report: runner.Report) -> list[str]:

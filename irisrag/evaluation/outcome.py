@@ -7,6 +7,9 @@ the gate's verdict on each, the numbered context and the found sources. From the
 * ``context_recall``: the share of the relevant documents with a chunk in the answer's context;
 * ``sources_recall``: the share of the relevant documents among the found sources;
 * ``empty_context``: 1 when the context is empty (the user reads "No information was found");
+* ``nearest_recall``: the share of the relevant documents the user can open from the answer:
+  in the context, or among the closest documents listed under "no information"
+  (NEAREST_DOCUMENTS);
 * for an off-topic question (a question of another set asked against this corpus) only
   ``empty_context`` counts: ``offtopic_empty_rate`` is its mean, the share a user is told
   that nothing was found.
@@ -24,7 +27,7 @@ from dataclasses import dataclass
 from irisrag.evaluation.metrics import documents_by_best_chunk, query_metrics, recall_at
 from irisrag.rag.retrieve import Context
 
-PATH_METRICS = ("context_recall", "sources_recall", "empty_context_rate")
+PATH_METRICS = ("context_recall", "sources_recall", "nearest_recall", "empty_context_rate")
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,8 @@ def scores(context: Context, corpus_ids: Sequence[str], relevant: Mapping[str, i
     return {**query_metrics(ranked, relevant),
             "context_recall": recall_at(in_context, relevant, len(in_context)),
             "sources_recall": recall_at(in_sources, relevant, len(in_sources)),
+            "nearest_recall": recall_at(in_context + [corpus_ids[d] for d in context.nearest], relevant,
+                                        len(in_context) + len(context.nearest)),
             "empty_context_rate": 0.0 if context.chunks else 1.0}
 
 
@@ -85,4 +90,5 @@ def trace(context: Context, corpus_ids: Sequence[str], relevant: Mapping[str, in
     return {"relevant": documents, "empty_context": not context.chunks,
             "context": [corpus_ids[d] for d in context_documents(context)],
             "sources": [corpus_ids[s.document_id] for s in context.sources],
+            "nearest": [corpus_ids[d] for d in context.nearest],
             "top10": [corpus_ids[d] for d in ranking(context)[:10]]}

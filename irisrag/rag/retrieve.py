@@ -64,7 +64,7 @@ from irisrag.rag.bridge import Bridge, BridgeSettings
 from irisrag.rag.fusion import FusionSettings
 from irisrag.rag.gate import GATE_RULES, GateSettings, document_evidence, on_topic  # noqa: F401  (public here too)
 from irisrag.rag.lexical import LexicalMatch, match, terms
-from irisrag.rag.sources import Source, found_sources
+from irisrag.rag.sources import Source, found_sources, nearest_documents
 
 if TYPE_CHECKING:
     from irisrag.rag.expand import QueryExpander
@@ -107,6 +107,7 @@ class RetrievalSettings:
     min_source_score: float = 1.0
     found_sources_chunks: int = 3
     source_score_ratio: float = 0.5
+    nearest_documents: int = 0   # the original lists nothing with "no information"; the app's: NEAREST_DOCUMENTS
     mode: str = "vector"     # the original's retrieval; the app's default comes from RETRIEVAL_MODE
     fusion: FusionSettings = FusionSettings()
     gate: GateSettings = GateSettings(rule="lexical")  # the original's; the app's default comes from GATE_RULE
@@ -129,6 +130,7 @@ class RetrievalSettings:
             min_source_score=float(config.get("MIN_SOURCE_SCORE", default.min_source_score)),
             found_sources_chunks=int(config.get("FOUND_SOURCES_CHUNKS", default.found_sources_chunks)),
             source_score_ratio=float(config.get("SOURCE_SCORE_RATIO", default.source_score_ratio)),
+            nearest_documents=int(config.get("NEAREST_DOCUMENTS", default.nearest_documents)),
             mode=str(config.get("RETRIEVAL_MODE", default.mode)).strip().lower(),
             fusion=fusion.settings_from_config(config),
             gate=GateSettings.from_config(config, default.gate),
@@ -168,6 +170,7 @@ class Context:
     timings: dict[str, float]
     terms: frozenset[str] = field(default_factory=frozenset)
     bridge: Bridge = field(default_factory=Bridge)   # question words searched as document words (bridge.py)
+    nearest: tuple[int, ...] = ()   # an empty context only: the ranking's first documents (NEAREST_DOCUMENTS)
 
 
 class _Timer:
@@ -230,7 +233,9 @@ def build_context(
             chunks = numbered(candidates)
         with timer.stage("sources"):
             sources = found_sources(candidates, question_terms, settings)
-    return Context(question, areas, chunks, tuple(candidates), sources, timer.timings, question_terms, bridged)
+    nearest = () if chunks else nearest_documents(candidates, settings.nearest_documents)
+    return Context(question, areas, chunks, tuple(candidates), sources, timer.timings, question_terms, bridged,
+                   nearest)
 
 
 def rank_candidates(

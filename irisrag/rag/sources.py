@@ -24,6 +24,11 @@ The rule (the README copies this):
    general policy text sharing one word with the question) vanishes next to a document
    that really answers it, even when several areas are searched.
 6. Sort by source score, highest first (ties: better vector rank first).
+
+When nothing reaches the context, ``nearest_documents`` names the ranking's first
+NEAREST_DOCUMENTS documents instead: shown as the closest documents, which may not answer
+the question (a match the gate was unsure of, a German question over English text, stays
+one click away; the answer is still "no information").
 """
 from __future__ import annotations
 
@@ -122,3 +127,9 @@ def highlight(text: str, terms: Iterable[str]) -> list[tuple[str, bool]]:
         segments.append((text[position:], False))
     return segments
 
+
+
+def nearest_documents(candidates: Iterable[Candidate], count: int) -> tuple[int, ...]:
+    """Return the first ``count`` documents of the ranking (by their best candidate chunk)."""
+    ordered = sorted(candidates, key=lambda c: c.hit.rank)
+    return tuple(dict.fromkeys(c.hit.document_id for c in ordered))[: max(count, 0)]

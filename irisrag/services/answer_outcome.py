@@ -35,6 +35,7 @@ from irisrag.services.answer_views import (
     AskResult,
     citation_views,
     context_entry,
+    nearest_views,
     source_views,
 )
 
@@ -118,6 +119,7 @@ def finish(user_id: int, found: Retrieved, reply: Answer, asked: bool, settings:
         context=tuple(context_entry(c, found.documents) for c in context.chunks), timings=timings,
         citations=citation_views(checked, context, found.documents), invalid_citations=checked.invalid,
         unsupported=checked.unsupported, omitted=found.omitted, search_query=found.search_query,
+        nearest=nearest_views(context, found.documents),
     )
     if not record:
         return result

@@ -95,8 +95,8 @@ class CitationView:
 
 
 def documents_for(context: Context, areas: Sequence[int]) -> dict[int, Document]:
-    """Return the Document rows of the context chunks and sources; rows outside the areas are never returned."""
-    ids = {c.hit.document_id for c in context.chunks} | {s.document_id for s in context.sources}
+    """Return the Document rows of the context chunks, sources and nearest documents; never rows outside the areas."""
+    ids = {c.hit.document_id for c in context.chunks} | {s.document_id for s in context.sources} | set(context.nearest)
     if not ids:
         return {}
     query = (Document.select(Document, Area).join(Area)
@@ -111,6 +111,16 @@ def documents_for(context: Context, areas: Sequence[int]) -> dict[int, Document]
 def source_views(context: Context, documents: dict[int, Document]) -> tuple[SourceView, ...]:
     """Return the found sources joined with their Document rows (sources without a row are left out)."""
     return tuple(_source_view(s, documents[s.document_id]) for s in context.sources if s.document_id in documents)
+
+
+def nearest_views(context: Context, documents: dict[int, Document]) -> tuple[SourceView, ...]:
+    """Return the nearest documents of an empty context (``rag.sources.nearest_documents``) with their rows."""
+    best: dict[int, float] = {}
+    for candidate in context.candidates:
+        best[candidate.hit.document_id] = max(best.get(candidate.hit.document_id, -1.0), float(candidate.hit.score))
+    return tuple(SourceView(d.id, d.display_name, d.area.id, d.area.name, d.source_url, d.original_path,
+                            round(best.get(d.id, 0.0), 4), ())
+                 for d in (documents.get(i) for i in context.nearest) if d is not None)
 
 
 def _source_view(source: Source, document: Document) -> SourceView:
@@ -179,6 +189,7 @@ class AskResult:
     question_id: int | None = None               # the QuestionLog row (feedback), None when not recorded
     omitted: int = 0                             # passages left out to fit the model's context window
     search_query: str = ""                       # what retrieval searched for; the question when not rewritten
+    nearest: tuple[SourceView, ...] = ()         # no context: the ranking's first documents (NEAREST_DOCUMENTS)
 
     def __post_init__(self) -> None:
         if not self.search_query:

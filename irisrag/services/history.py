@@ -72,7 +72,8 @@ def _fields(result: AskResult, answer_markdown: str) -> dict[str, Any]:
                "lexical_score": round(c.lexical_score, 4)} for c in result.context]
     flags = {"invalid": list(result.invalid_citations),
              "unsupported": [{"sentence": u.sentence, "number": u.number} for u in result.unsupported],
-             **({"notice": result.notice} if result.notice else {})}
+             **({"notice": result.notice} if result.notice else {}),
+             **({"nearest": [source_record(s) for s in result.nearest]} if result.nearest else {})}
     return dict(question=result.question, search_query=result.search_query or result.question,
                 area_ids=list(result.area_ids), status=result.status, answer=answer_markdown, llm=result.llm,
                 extractive=result.extractive, chunks=chunks, citations=[_citation_record(c) for c in result.citations],

@@ -58,6 +58,7 @@ class Turn:
     error_detail: str | None = None      # live only: technical detail for admins
     retrieval_detail: str | None = None  # live only: what retrieval found, for admins
     omitted: int = 0                     # live only: passages left out to fit the model's window
+    nearest: tuple[SourceView, ...] = () # "no information": the closest documents (NEAREST_DOCUMENTS)
 
     @property
     def searched(self) -> bool:
@@ -126,6 +127,7 @@ def _turn(row: QuestionLog, lookups: _Lookups) -> Turn:
         tuple(_source_view(s) for s in row.sources if int(s["area_id"]) in lookups.permitted),
         feedback.rating if feedback else None, feedback.comment if feedback else "",
         float(row.timings.get("total", 0.0)), withheld,
+        nearest=tuple(_source_view(s) for s in row.flags.get("nearest", []) if int(s["area_id"]) in lookups.permitted),
     )
 
 

@@ -122,7 +122,11 @@ SCHEMAS: dict[str, Any] = {
         "citations": {"type": "array", "items": {"type": "object"},
                       "description": "Checked citations, numbered as the context (may be empty)."},
         "context": {"type": "array", "items": _ref("Chunk")},
-        "sources": {"type": "array", "items": _ref("Source")}, "timings": _ref("Timings")}},
+        "sources": {"type": "array", "items": _ref("Source")},
+        "nearest": {"type": "array", "items": _ref("Source"),
+                    "description": "status no_context only: the ranking's first documents (NEAREST_DOCUMENTS), "
+                                   "which may not answer the question; score: best cosine; no passages."},
+        "timings": _ref("Timings")}},
     "Document": {"type": "object", "properties": {
         "id": {"type": "integer"}, "name": {"type": "string"}, "area": _ref("AreaRef"), "kind": {"type": "string"},
         "status": {"type": "string", "enum": ["queued", "fetching", "extracting", "chunking", "embedding", "done",

@@ -82,7 +82,8 @@ def test_runner_metrics_match_hand_computed_values(dataset, tmp_path):
     assert {"dataset", "split", "queries", "documents", "chunks", "embedder", "fts_language", "prepare_seconds",
             "modes"} <= set(data)
     assert set(data["modes"]["vector"]) == {"ndcg@10", "recall@5", "recall@10", "recall@100", "mrr@10", "p@5",
-                                            "context_recall", "sources_recall", "empty_context_rate", "timings"}
+                                            "context_recall", "sources_recall", "nearest_recall", "empty_context_rate",
+                                                "timings"}
 
 
 def test_runner_leaves_only_the_embedding_cache(dataset, tmp_path):

@@ -218,3 +218,28 @@ def test_dashboard_unreachable_llm_hides_the_url_from_users(tmp_path, database_u
     body = ask(logged_in(app), areas=[library.alpha])
     assert "The language model could not be reached." in body and url not in body
     assert url in html.unescape(ask(logged_in(app, "carol", admin=True), areas=[library.alpha]))
+
+
+def test_dashboard_nothing_found_lists_the_closest_documents_of_the_asked_areas_only(app, library):
+    client = logged_in(app, "carol")                        # may read both areas, asks one
+    body = ask(client, "Wann fährt der Zug nach Hamburg?", [library.alpha])
+    assert "No information was found in the context." in body and "Closest documents" in body
+    nearest = body.split("Closest documents", 1)[1]
+    assert f"/documents/{library.alpha_doc}" in nearest or f"/documents/{library.alpha_policy}" in nearest
+    assert "beta-secret.md" not in body and f"/documents/{library.beta_doc}\"" not in nearest
+    again = ask(client, "Wann fährt der Zug nach Hamburg?", [library.alpha], htmx=False)   # the stored turn
+    assert "Closest documents" in again
+    assert "Closest documents" not in ask(client, areas=[library.alpha])   # answered: its sources instead
+    conversation = re.search(r'data-conversation="(/c/\d+)"', body).group(1)
+    from irisrag.services import admin as admin_service
+    with app.app_context(), db.connection_context():
+        admin_service.unlink_user("carol", "team-a")                        # carol loses the area Alpha
+    shown = client.get(conversation).get_data(as_text=True)
+    assert "Closest documents" not in shown and "otel-guide.md" not in shown and "policy.txt" not in shown
+
+
+def test_dashboard_nearest_documents_zero_lists_none(tmp_path, database_url, redis_url):
+    original = make_app(tmp_path / "original", database_url, redis_url, NEAREST_DOCUMENTS="0")
+    seeded = seed_library(original)
+    body = ask(logged_in(original), "Wann fährt der Zug nach Hamburg?", [seeded.alpha])
+    assert "No information was found in the context." in body and "Closest documents" not in body
