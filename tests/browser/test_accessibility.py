@@ -34,6 +34,7 @@ pytestmark = pytest.mark.browser
 AXE = Path(__file__).resolve().parents[1] / "support" / "axe"
 BLOCKING = ("serious", "critical")
 QUESTION = "Wie wird der Collector für OpenTelemetry konfiguriert?"
+OFF_TOPIC = "Wie beantrage ich Elternzeit bei meinem Arbeitgeber?"
 MANUAL = ("# Betriebshandbuch\n\nDer Collector für OpenTelemetry wird über die Datei otel.yaml konfiguriert. "
           "Der Empfänger otlp lauscht auf Port 4317.\n\n## Neustart\n\nNach jeder Änderung wird der Collector "
           "neu gestartet und die Konfiguration geprüft.\n").encode()
@@ -50,6 +51,7 @@ class Page:
     settings: dict = field(default_factory=dict)
     status: str = "extractive"    # the answer's status after asking (LLM none: extractive)
     dark: bool = False            # shown in dark mode (prefers-color-scheme: dark)
+    question: str = QUESTION      # what is asked when ``ask``
 
 
 ADMIN_TABS = ("users", "groups", "areas", "links", "documents")
@@ -63,6 +65,9 @@ PAGES = [
     Page("answer", "", "user", ask=True),
     Page("answer-by-a-model", "", "user", ask=True, settings={"LLM": "fake"}, status="answered"),
     Page("answer-dark", "", "user", ask=True, dark=True),
+    # off-topic: "no information", and the closest documents (NEAREST_DOCUMENTS) under it
+    Page("answer-no-information", "", "user", ask=True, status="no_context", question=OFF_TOPIC),
+    Page("answer-no-information-dark", "", "user", ask=True, status="no_context", question=OFF_TOPIC, dark=True),
     Page("conversation", "{here}", "user", ask=True),  # the thread, loaded as a page
     Page("conversation-list", "/c", "user", ask=True),
     Page("conversation-list-dark", "/c", "user", ask=True, dark=True),
@@ -134,7 +139,7 @@ def _open(page, base: str, ids: dict, spec: Page) -> None:
         page.emulate_media(color_scheme="dark")
     if spec.ask:
         page.goto(base + "/")
-        page.fill("#question", QUESTION)
+        page.fill("#question", spec.question)
         page.click("#composer button[type=submit]")
         page.wait_for_selector(f"#turns .answer-card[data-status={spec.status}]")
     if spec.url:
