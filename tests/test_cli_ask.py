@@ -71,6 +71,10 @@ def test_cli_ask_text_prints_answer_and_sources(app, library):
     assert "https://docs.example.org/otel" in result.output and BETA_SECRET not in result.output
     nothing = run(app, "ask", "Wann fährt der Zug nach Hamburg?", "--user", "alice")
     assert "No information was found in the context" in nothing.output and "No sources were found" in nothing.output
+    closest = nothing.output.split("Closest documents", 1)[1]     # alice's one area, Alpha, only
+    assert "otel-guide.md  [Alpha]" in closest and "policy.txt  [Alpha]" in closest and "beta-secret" not in closest
+    as_json = json.loads(run(app, "ask", "Wann fährt der Zug nach Hamburg?", "--user", "alice", "--json").output)
+    assert {n["name"] for n in as_json["nearest"]} == {"otel-guide.md", "policy.txt"} and as_json["sources"] == []
 
 
 def test_cli_ask_with_ollama_reports_the_model_and_failures(tmp_path, database_url, redis_url, http_stub):

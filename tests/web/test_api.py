@@ -187,6 +187,16 @@ def test_api_answer_without_llm_is_extractive(client, app, library):
     body = client.post("/api/v1/answer", json={"question": QUESTION, "use_llm": False},
                        headers=headers(key)).get_json()
     assert body["status"] == "extractive" and body["extractive"] is True and "otel.yaml" in body["answer"]
+    assert body["nearest"] == []                                   # answered: no closest documents
+
+
+def test_api_no_information_lists_the_closest_documents_of_the_keys_areas_only(client, app, library):
+    key = make_key(app, "carol", areas=["Alpha"])        # carol may read Beta too, her key may not
+    body = client.post("/api/v1/answer", json={"question": "Wann fährt der Zug nach Hamburg?", "use_llm": False},
+                       headers=headers(key)).get_json()
+    assert body["status"] == "no_context" and body["sources"] == []
+    assert {n["document_id"] for n in body["nearest"]} == {library.alpha_doc, library.alpha_policy}
+    assert {n["area"]["id"] for n in body["nearest"]} == {library.alpha}
 
 
 FOLLOW_UP = "Und wo steht das?"
