@@ -5,8 +5,8 @@ from dataclasses import dataclass
 
 from irisrag.models import EvalRun
 
-SHOWN = ("ndcg@10", "recall@10", "recall@100", "mrr@10", "context_recall", "sources_recall", "empty_context_rate",
-         "offtopic_empty_rate")
+SHOWN = ("ndcg@10", "recall@10", "recall@100", "mrr@10", "context_recall", "sources_recall", "nearest_recall",
+         "empty_context_rate", "offtopic_empty_rate")
 
 
 @dataclass(frozen=True)
