@@ -128,7 +128,6 @@ def highlight(text: str, terms: Iterable[str]) -> list[tuple[str, bool]]:
     return segments
 
 
-
 def nearest_documents(candidates: Iterable[Candidate], count: int) -> tuple[int, ...]:
     """Return the first ``count`` documents of the ranking (by their best candidate chunk)."""
     ordered = sorted(candidates, key=lambda c: c.hit.rank)
