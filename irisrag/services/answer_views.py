@@ -4,11 +4,15 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from irisrag.models import Area, Document
 from irisrag.rag.citations import CheckedAnswer, Unsupported, chunk_id
 from irisrag.rag.retrieve import Context, ContextChunk
 from irisrag.rag.sources import Source, highlight
+
+if TYPE_CHECKING:
+    from irisrag.vectorstore import Hit
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +45,7 @@ class SourceView:
     original_path: str | None
     score: float
     passages: tuple[PassageView, ...]
+    chunk: int | None = None   # a closest document (NEAREST_DOCUMENTS): its best-ranked chunk, where the viewer opens
 
     @property
     def link(self) -> str | None:
@@ -115,12 +120,12 @@ def source_views(context: Context, documents: dict[int, Document]) -> tuple[Sour
 
 def nearest_views(context: Context, documents: dict[int, Document]) -> tuple[SourceView, ...]:
     """Return the nearest documents of an empty context (``rag.sources.nearest_documents``) with their rows."""
-    best: dict[int, float] = {}
-    for candidate in context.candidates:
-        best[candidate.hit.document_id] = max(best.get(candidate.hit.document_id, -1.0), float(candidate.hit.score))
+    first: dict[int, Hit] = {}
+    for candidate in sorted(context.candidates, key=lambda c: c.hit.rank):
+        first.setdefault(candidate.hit.document_id, candidate.hit)
     return tuple(SourceView(d.id, d.display_name, d.area.id, d.area.name, d.source_url, d.original_path,
-                            round(best.get(d.id, 0.0), 4), ())
-                 for d in (documents.get(i) for i in context.nearest) if d is not None)
+                            round(float(first[d.id].score), 4), (), first[d.id].chunk_index)
+                 for d in (documents.get(i) for i in context.nearest) if d is not None and d.id in first)
 
 
 def _source_view(source: Source, document: Document) -> SourceView:

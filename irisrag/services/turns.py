@@ -143,10 +143,11 @@ def _citation_view(c: dict[str, Any], current: dict[int, str], permitted: set[in
 
 def _source_view(s: dict[str, Any]) -> SourceView:
     return SourceView(int(s["document_id"]), s["name"], int(s["area_id"]), s["area_name"], s.get("source_url"),
-                      s.get("original_path"), float(s.get("score", 0.0)), ())
+                      s.get("original_path"), float(s.get("score", 0.0)), (), s.get("chunk"))
 
 
 def source_record(s: SourceView) -> dict[str, Any]:
     """Return a found source as stored with its turn (its passages are not kept)."""
     return {"document_id": s.document_id, "name": s.name, "area_id": s.area_id, "area_name": s.area_name,
-            "source_url": s.source_url, "original_path": s.original_path, "score": s.score}
+            "source_url": s.source_url, "original_path": s.original_path, "score": s.score,
+            **({"chunk": s.chunk} if s.chunk is not None else {})}

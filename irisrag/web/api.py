@@ -312,7 +312,7 @@ def _answer(result) -> dict[str, Any]:
                      "passages": [{"chunk_index": p.chunk_index, "page": p.page, "score": p.score, "text": p.text}
                                   for p in s.passages]} for s in result.sources],
         "nearest": [{"document_id": s.document_id, "name": s.name, "area": {"id": s.area_id, "name": s.area_name},
-                     "source_url": s.source_url, "original_path": s.original_path, "score": s.score}
-                    for s in getattr(result, "nearest", ())],
+                     "source_url": s.source_url, "original_path": s.original_path, "score": s.score,
+                     "chunk_index": s.chunk} for s in getattr(result, "nearest", ())],
         "timings": _timings(result.timings),
     }

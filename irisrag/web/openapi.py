@@ -125,7 +125,8 @@ SCHEMAS: dict[str, Any] = {
         "sources": {"type": "array", "items": _ref("Source")},
         "nearest": {"type": "array", "items": _ref("Source"),
                     "description": "status no_context only: the ranking's first documents (NEAREST_DOCUMENTS), "
-                                   "which may not answer the question; score: best cosine; no passages."},
+                                   "which may not answer the question; score: cosine and chunk_index: the "
+                                   "document's best-ranked chunk; no passages."},
         "timings": _ref("Timings")}},
     "Document": {"type": "object", "properties": {
         "id": {"type": "integer"}, "name": {"type": "string"}, "area": _ref("AreaRef"), "kind": {"type": "string"},

@@ -197,6 +197,7 @@ def test_api_no_information_lists_the_closest_documents_of_the_keys_areas_only(c
     assert body["status"] == "no_context" and body["sources"] == []
     assert {n["document_id"] for n in body["nearest"]} == {library.alpha_doc, library.alpha_policy}
     assert {n["area"]["id"] for n in body["nearest"]} == {library.alpha}
+    assert {n["chunk_index"] for n in body["nearest"]} == {0}           # each document's best-ranked chunk
 
 
 FOLLOW_UP = "Und wo steht das?"

@@ -225,10 +225,11 @@ def test_dashboard_nothing_found_lists_the_closest_documents_of_the_asked_areas_
     body = ask(client, "Wann fährt der Zug nach Hamburg?", [library.alpha])
     assert "No information was found in the context." in body and "Closest documents" in body
     nearest = body.split("Closest documents", 1)[1]
-    assert f"/documents/{library.alpha_doc}" in nearest or f"/documents/{library.alpha_policy}" in nearest
+    linked = set(re.findall(r'href="/documents/(\d+)\?chunk=0"', nearest))   # opened at the best chunk
+    assert linked == {str(library.alpha_doc), str(library.alpha_policy)}
     assert "beta-secret.md" not in body and f"/documents/{library.beta_doc}\"" not in nearest
     again = ask(client, "Wann fährt der Zug nach Hamburg?", [library.alpha], htmx=False)   # the stored turn
-    assert "Closest documents" in again
+    assert set(re.findall(r'href="/documents/(\d+)\?chunk=0"', again.split("Closest documents", 1)[1])) == linked
     assert "Closest documents" not in ask(client, areas=[library.alpha])   # answered: its sources instead
     conversation = re.search(r'data-conversation="(/c/\d+)"', body).group(1)
     from irisrag.services import admin as admin_service
