@@ -67,7 +67,8 @@ PAGES = [
     Page("answer-dark", "", "user", ask=True, dark=True),
     # off-topic: "no information", and the closest documents (NEAREST_DOCUMENTS) under it
     Page("answer-no-information", "", "user", ask=True, status="no_context", question=OFF_TOPIC),
-    Page("answer-no-information-dark", "", "user", ask=True, status="no_context", question=OFF_TOPIC, dark=True),
+    Page("answer-no-information-dark", "", "user", ask=True, status="no_context", question=OFF_TOPIC, dark=True,
+         settings={"LANGUAGE": "de"}),  # and in German
     Page("conversation", "{here}", "user", ask=True),  # the thread, loaded as a page
     Page("conversation-list", "/c", "user", ask=True),
     Page("conversation-list-dark", "/c", "user", ask=True, dark=True),
