@@ -57,7 +57,7 @@ def scores(context: Context, corpus_ids: Sequence[str], relevant: Mapping[str, i
     return {**query_metrics(ranked, relevant),
             "context_recall": recall_at(in_context, relevant, len(in_context)),
             "sources_recall": recall_at(in_sources, relevant, len(in_sources)),
-            "nearest_recall": recall_at(in_context + [corpus_ids[d] for d in context.nearest], relevant,
+            "nearest_recall": recall_at(in_context + [corpus_ids[h.document_id] for h in context.nearest], relevant,
                                         len(in_context) + len(context.nearest)),
             "empty_context_rate": 0.0 if context.chunks else 1.0}
 
@@ -90,5 +90,5 @@ def trace(context: Context, corpus_ids: Sequence[str], relevant: Mapping[str, in
     return {"relevant": documents, "empty_context": not context.chunks,
             "context": [corpus_ids[d] for d in context_documents(context)],
             "sources": [corpus_ids[s.document_id] for s in context.sources],
-            "nearest": [corpus_ids[d] for d in context.nearest],
+            "nearest": [corpus_ids[h.document_id] for h in context.nearest],
             "top10": [corpus_ids[d] for d in ranking(context)[:10]]}

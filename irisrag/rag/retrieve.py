@@ -170,7 +170,7 @@ class Context:
     timings: dict[str, float]
     terms: frozenset[str] = field(default_factory=frozenset)
     bridge: Bridge = field(default_factory=Bridge)   # question words searched as document words (bridge.py)
-    nearest: tuple[int, ...] = ()   # an empty context only: the ranking's first documents (NEAREST_DOCUMENTS)
+    nearest: tuple[Hit, ...] = ()   # an empty context only: the first documents' best chunks (NEAREST_DOCUMENTS)
 
 
 class _Timer:

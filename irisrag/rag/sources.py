@@ -41,6 +41,7 @@ from irisrag.rag.lexical import normal_form, tokens
 
 if TYPE_CHECKING:
     from irisrag.rag.retrieve import Candidate
+    from irisrag.vectorstore import Hit
 
 GATE_DROPPED = ("lexical", "evidence")   # the gate's verdicts (retrieve.py); the caps' do not count here
 
@@ -128,7 +129,9 @@ def highlight(text: str, terms: Iterable[str]) -> list[tuple[str, bool]]:
     return segments
 
 
-def nearest_documents(candidates: Iterable[Candidate], count: int) -> tuple[int, ...]:
-    """Return the first ``count`` documents of the ranking (by their best candidate chunk)."""
-    ordered = sorted(candidates, key=lambda c: c.hit.rank)
-    return tuple(dict.fromkeys(c.hit.document_id for c in ordered))[: max(count, 0)]
+def nearest_documents(candidates: Iterable[Candidate], count: int) -> tuple[Hit, ...]:
+    """Return the best-ranked chunk of each of the ranking's first ``count`` documents."""
+    first: dict[int, Hit] = {}
+    for candidate in sorted(candidates, key=lambda c: c.hit.rank):
+        first.setdefault(candidate.hit.document_id, candidate.hit)
+    return tuple(first.values())[: max(count, 0)]

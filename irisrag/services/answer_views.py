@@ -4,15 +4,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from irisrag.models import Area, Document
 from irisrag.rag.citations import CheckedAnswer, Unsupported, chunk_id
 from irisrag.rag.retrieve import Context, ContextChunk
 from irisrag.rag.sources import Source, highlight
-
-if TYPE_CHECKING:
-    from irisrag.vectorstore import Hit
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +97,7 @@ class CitationView:
 
 def documents_for(context: Context, areas: Sequence[int]) -> dict[int, Document]:
     """Return the Document rows of the context chunks, sources and nearest documents; never rows outside the areas."""
-    ids = {c.hit.document_id for c in context.chunks} | {s.document_id for s in context.sources} | set(context.nearest)
+    ids = {c.hit.document_id for c in context.chunks} | {s.document_id for s in context.sources} | {h.document_id for h in context.nearest}
     if not ids:
         return {}
     query = (Document.select(Document, Area).join(Area)
@@ -120,12 +116,9 @@ def source_views(context: Context, documents: dict[int, Document]) -> tuple[Sour
 
 def nearest_views(context: Context, documents: dict[int, Document]) -> tuple[SourceView, ...]:
     """Return the nearest documents of an empty context (``rag.sources.nearest_documents``) with their rows."""
-    first: dict[int, Hit] = {}
-    for candidate in sorted(context.candidates, key=lambda c: c.hit.rank):
-        first.setdefault(candidate.hit.document_id, candidate.hit)
     return tuple(SourceView(d.id, d.display_name, d.area.id, d.area.name, d.source_url, d.original_path,
-                            round(float(first[d.id].score), 4), (), first[d.id].chunk_index)
-                 for d in (documents.get(i) for i in context.nearest) if d is not None and d.id in first)
+                            round(float(hit.score), 4), (), hit.chunk_index)
+                 for hit in context.nearest if (d := documents.get(hit.document_id)) is not None)
 
 
 def _source_view(source: Source, document: Document) -> SourceView:

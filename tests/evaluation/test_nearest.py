@@ -18,14 +18,15 @@ def _candidate(document: int, rank: int, gate: str | None = "evidence") -> Candi
 
 def test_nearest_documents_are_the_rankings_first_distinct_documents():
     candidates = [_candidate(7, 2), _candidate(5, 0), _candidate(7, 1), _candidate(9, 3), _candidate(4, 4)]
-    assert nearest_documents(candidates, 3) == (5, 7, 9)
+    nearest = nearest_documents(candidates, 3)
+    assert [h.document_id for h in nearest] == [5, 7, 9] and [h.rank for h in nearest] == [0, 1, 3]
     assert nearest_documents(candidates, 0) == () and nearest_documents([], 3) == ()
 
 
 def test_nearest_recall_counts_the_context_and_the_closest_documents():
     corpus = ["A", "B", "C", "D"]
     candidates = tuple(_candidate(d, r) for r, d in enumerate((2, 1, 3)))
-    empty = Context("q", (1,), (), candidates, (), {}, nearest=(2, 1))
+    empty = Context("q", (1,), (), candidates, (), {}, nearest=tuple(c.hit for c in candidates[:2]))
     scores = outcome.scores(empty, corpus, {"B": 1, "D": 1})
     assert (scores["context_recall"], scores["nearest_recall"], scores["empty_context_rate"]) == (0.0, 0.5, 1.0)
     assert outcome.trace(empty, corpus, {"B": 1}, None)["nearest"] == ["C", "B"]
