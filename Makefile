@@ -18,6 +18,7 @@ translations: install
 	@$(VENV)/bin/pybabel -q compile -d irisrag/translations
 
 setup: install translations
+	@bash scripts/word_list.sh
 	@$(PY) scripts/setup_instance.py
 
 # The admin password and the URLs come last, in a box, once the web server answers (scripts/welcome.py).

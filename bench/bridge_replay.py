@@ -99,6 +99,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--chunks", default="20")
     parser.add_argument("--evidence", default="0.36")
     parser.add_argument("--credit", default="1", help="BRIDGE_EVIDENCE values: the gate's credit for bridged words")
+    parser.add_argument("--dictionary", default="", help="BRIDGE_DICTIONARY: a word list's path ('' for none)")
+    parser.add_argument("--dictionary-gate", default="0", help="BRIDGE_DICTIONARY_GATE values (0, 1)")
+    parser.add_argument("--dictionary-credit", default="1", help="BRIDGE_DICTIONARY_EVIDENCE values")
     parser.add_argument("--no-baseline", action="store_true", help="leave out the row with the bridge off")
     parser.add_argument("--json")
     args = parser.parse_args(argv)
@@ -122,9 +125,12 @@ def main(argv: list[str] | None = None) -> None:
         for evidence in [float(e) for e in args.evidence.split(",")]:
             gate = replace(base.settings.gate, min_evidence=evidence)
             variants = [("none", BridgeSettings())] * (not args.no_baseline) + [
-                (f"sim {s} chunks {c} credit {g}", BridgeSettings("embedder", int(c), float(s), float(g)))
+                (f"sim {s} chunks {c} credit {g}" + (f" dict gate {k} credit {d}" if args.dictionary else ""),
+                 BridgeSettings("embedder", int(c), float(s), float(g), dictionary=args.dictionary,
+                                dictionary_evidence=float(d), dictionary_gate=k == "1", dictionary_cache=str(CACHE)))
                 for s in args.similarity.split(",") for c in args.chunks.split(",")
-                for g in args.credit.split(",")]
+                for g in args.credit.split(",") for d in args.dictionary_credit.split(",")
+                for k in args.dictionary_gate.split(",")]
             for label, bridge in variants:
                 settings = replace(base.settings, gate=gate, bridge=bridge)
                 row = _row(dataset, embedder, base, store, judged, off, settings)

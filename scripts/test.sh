@@ -27,6 +27,9 @@ if ! command -v tesseract >/dev/null 2>&1 || ! tesseract --list-langs 2>/dev/nul
   fi
 fi
 
+# The term bridge's word list (Debian's trans-de-en) for the dictionary tests.
+bash scripts/word_list.sh
+
 # SSO tests: a private slapd (Debian's, run from its own slapd.conf, never the system service)
 # and npm's oidc-provider under Node, installed from the committed lock file.
 missing_pkgs=()

@@ -46,6 +46,16 @@ def tesseract():
     return program
 
 
+@pytest.fixture
+def word_list(tmp_path):
+    """Debian's trans-de-en, parsed (installed by scripts/test.sh), or skip/fail."""
+    from irisrag.rag import dictionary
+
+    if not dictionary.DEFAULT_PATH.is_file():
+        missing("Debian's trans-de-en (the term bridge's word list) is not installed")
+    return dictionary.load(dictionary.DEFAULT_PATH, tmp_path)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -121,3 +121,20 @@ def test_a_failing_second_embedding_keeps_the_bridge_without_its_cosines(corpus,
     assert flaky.calls == 2 and context.bridge.words and not context.bridge.cosines
     assert context.chunks and context.chunks[0].hit.document_id == 1   # the question's own cosines still gate
     assert "bridge_vector_search_failed" in caplog.text
+
+
+def test_the_debian_word_list_adds_the_words_the_embedder_cannot_bridge(corpus, word_list, tmp_path):
+    from irisrag.rag import dictionary
+
+    settings = replace(ON, bridge=replace(ON.bridge, dictionary=str(dictionary.DEFAULT_PATH),
+                                          dictionary_cache=str(tmp_path)))
+    question = "Wie viele Spielzeiten lief das Sommertheater im alten Lagerhaus?"
+    plain, translated = ask(corpus, question, ON), ask(corpus, question, settings)
+    assert "Lagerhaus" not in plain.bridge.words and not plain.bridge.search_only
+    assert translated.bridge.search_only.get("Lagerhaus") == "warehouse"     # in paragraph 2's words
+    assert translated.bridge.search_only.get("Spielzeiten") == "seasons"
+    assert "warehouse" in translated.bridge.searched(question)
+    assert translated.bridge.words == plain.bridge.words                     # the gate's words: the embedder's
+    assert translated.terms == plain.terms
+    assert translated.chunks[0].hit.document_id == 2
+    assert not ask(corpus, question, settings, areas=(2,)).bridge            # nothing outside the areas

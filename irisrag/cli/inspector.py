@@ -40,6 +40,9 @@ def inspect_command(question: str, document_id: int, user: str | None, areas: tu
     if trace.bridged:
         click.echo("term bridge: " + ", ".join(f"{q} -> {d}" for q, d in trace.bridged)
                    + " (question words no candidate holds, searched as these document words)")
+    if trace.looked_up:
+        click.echo("word list: " + ", ".join(f"{q} -> {d}" for q, d in trace.looked_up)
+                   + " (translations the first candidates hold, added to the full-text search)")
     if trace.translated:
         cosine = "" if trace.translated_cosine is None else f"; this document's cosine {trace.translated_cosine:.3f}"
         click.echo(f"asked in the documents' words: {trace.translated} (the gate's cosine{cosine})")

@@ -29,6 +29,14 @@ For each question (``TERM_BRIDGE=embedder``, the app's default; ``none`` turns i
    0.37 against 0.43 for the same question in English), which made the gate call a third of
    the missed cross-lingual questions off-topic. The ranking keeps the question's own cosine.
 
+With a German→English word list (BRIDGE_DICTIONARY, ``dictionary.py``) each unknown word is
+also looked up, and the translation whose words the first BRIDGE_CHUNKS candidates hold most
+of ("Lagerhaus" -> "warehouse") is added to the full-text search of step 4 (``Bridge.search_only``);
+the fusion, the gate and the sources keep the embedder's words, because a translated off-topic
+question looks on-topic to the gate (README: the word list). With BRIDGE_DICTIONARY_GATE the
+translations take the embedder's place there too (the embedder bridges only the words the list
+cannot), credited with BRIDGE_DICTIONARY_EVIDENCE.
+
 A question whose terms all occur somewhere is searched once, as before. Word vectors are
 kept per process in an LRU of 50,000 words, so a word is embedded once.
 No words from outside the permitted areas' candidates are ever looked at, so nothing about
@@ -41,11 +49,14 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from irisrag.config import parse_bool
+from irisrag.rag import dictionary
+from irisrag.rag.dictionary import Dictionary
 from irisrag.rag.lexical import normal_form, tokens
 
 if TYPE_CHECKING:
@@ -66,12 +77,17 @@ class BridgeSettings:
     min_similarity: float = 0.75  # the word cosine (USE) a bridge needs
     evidence: float = 0.5         # the share of a bridged word's weight the gate's evidence credits (0 to 1)
     vector_search: bool = True    # search the vectors again with the question in the documents' words (the gate)
+    dictionary: str = ""          # a German→English word list (Debian's trans-de-en); "" for none
+    dictionary_gate: bool = False     # the dictionary's words count for fusion, gate and sources (else: searched only)
+    dictionary_evidence: float = 1.0  # the share of a dictionary word's weight the gate's evidence credits
+    dictionary_cache: str = field(default="", compare=False)   # the folder the parsed list is kept in ("": none)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"unknown term bridge {self.kind!r}; one of {', '.join(KINDS)}")
-        if not 0.0 <= self.evidence <= 1.0:
-            raise ValueError(f"the bridge's evidence credit must be between 0 and 1, got {self.evidence}")
+        for credit in (self.evidence, self.dictionary_evidence):
+            if not 0.0 <= credit <= 1.0:
+                raise ValueError(f"the bridge's evidence credit must be between 0 and 1, got {credit}")
 
     @property
     def enabled(self) -> bool:
@@ -85,7 +101,23 @@ class BridgeSettings:
                    chunks=int(config.get("BRIDGE_CHUNKS", default.chunks)),
                    min_similarity=float(config.get("BRIDGE_MIN_SIMILARITY", default.min_similarity)),
                    evidence=float(config.get("BRIDGE_EVIDENCE", default.evidence)),
-                   vector_search=parse_bool(config.get("BRIDGE_VECTOR_SEARCH", default.vector_search)))
+                   vector_search=parse_bool(config.get("BRIDGE_VECTOR_SEARCH", default.vector_search)),
+                   dictionary=str(config.get("BRIDGE_DICTIONARY", default.dictionary)).strip(),
+                   dictionary_gate=parse_bool(config.get("BRIDGE_DICTIONARY_GATE", default.dictionary_gate)),
+                   dictionary_evidence=float(config.get("BRIDGE_DICTIONARY_EVIDENCE", default.dictionary_evidence)),
+                   dictionary_cache=_cache_folder(config))
+
+    def word_list(self) -> Dictionary | None:
+        """The dictionary named by ``dictionary`` (None when none is set or the file is missing)."""
+        if not self.enabled or not self.dictionary:
+            return None
+        return dictionary.load(Path(self.dictionary), Path(self.dictionary_cache) if self.dictionary_cache else None)
+
+
+def _cache_folder(config: Mapping[str, Any]) -> str:
+    from irisrag import ROOT
+
+    return str(ROOT / str(config.get("INSTANCE_PATH", "instance")) / "cache")
 
 
 @dataclass(frozen=True)
@@ -98,18 +130,20 @@ class Bridge:
 
     words: dict[str, str] = field(default_factory=dict)
     cosines: dict[int, float] = field(default_factory=dict)
+    translated_words: frozenset[str] = frozenset()   # the question words the dictionary bridged
+    search_only: dict[str, str] = field(default_factory=dict)  # dictionary words for the full-text search alone
 
     def __bool__(self) -> bool:
-        return bool(self.words)
+        return bool(self.words or self.search_only)
 
     @property
     def search_words(self) -> str:
         """The document words to add to the full-text query."""
-        return " ".join(dict.fromkeys(self.words.values()))
+        return " ".join(dict.fromkeys([*self.words.values(), *self.search_only.values()]))
 
     def searched(self, text: str) -> str:
         """The full-text query: the text, with the bridged document words added."""
-        return f"{text} {self.search_words}" if self.words else text
+        return f"{text} {self.search_words}" if self else text
 
     def translated(self, question: str) -> str:
         """The question with each bridged word replaced by its document word ("Wer gewann die Punkte?"
@@ -119,13 +153,22 @@ class Bridge:
         pattern = "|".join(re.escape(w) for w in sorted(self.words, key=len, reverse=True))
         return re.sub(rf"(?<!\w)({pattern})(?!\w)", lambda m: self.words[m.group(1)], question)
 
-    def _targets(self) -> set[str]:
-        forms = (normal_form(w) for target in self.words.values() for w in target.split())
+    def _targets(self, sources: Iterable[str] | None = None) -> set[str]:
+        chosen = self.words if sources is None else {w: self.words[w] for w in sources}
+        forms = (normal_form(w) for target in chosen.values() for w in target.split())
         return {form for form in forms if form}
 
-    def credit(self, question_terms: frozenset[str], share: float) -> dict[str, float]:
-        """The gate's credit for the bridged terms that are not question terms themselves."""
-        return dict.fromkeys(self._targets() - question_terms, share) if share != 1.0 else {}
+    def credit(self, question_terms: frozenset[str], share: float, dictionary_share: float = 1.0) -> dict[str, float]:
+        """The gate's credit for the bridged terms that are not question terms themselves.
+
+        A term both a dictionary word and an embedder word gets the larger share.
+        """
+        embedded = self._targets(w for w in self.words if w not in self.translated_words) - question_terms
+        translated = self._targets(self.translated_words) - question_terms
+        credit = dict.fromkeys(embedded, share)
+        for term in translated:
+            credit[term] = max(credit.get(term, 0.0), dictionary_share)
+        return {term: value for term, value in credit.items() if value != 1.0}
 
     def terms(self, question_terms: frozenset[str]) -> frozenset[str]:
         """The question's terms with each bridged word's normal form(s) in place of its source's."""
@@ -237,6 +280,19 @@ def bridge(question: str, unknown: Sequence[str], dense: Sequence[Hit], settings
     for hit in dense[: settings.chunks]:
         pool.update(_content_words(hit.text))
     embed = vectors or word_vectors()
+    translated = translate(unknown, set(pool.values()) - question_forms, settings.word_list())
+    if not settings.dictionary_gate:
+        found = _embedded(question_forms, unknown, pool, dense, settings, embed)
+        return Bridge(found, search_only={w: t for w, t in translated.items() if found.get(w) != t})
+    unknown = [w for w in unknown if w not in translated]
+    if not unknown:
+        return Bridge(translated, translated_words=frozenset(translated))
+    return Bridge({**translated, **_embedded(question_forms, unknown, pool, dense, settings, embed)},
+                  translated_words=frozenset(translated))
+
+
+def _embedded(question_forms: set[str], unknown: Sequence[str], pool: dict[str, str], dense: Sequence[Hit],
+              settings: BridgeSettings, embed: Callable[[Sequence[str]], np.ndarray]) -> dict[str, str]:
     words = [w for w, form in pool.items() if form not in question_forms]
     found = _best(unknown, words, embed, settings.min_similarity)
     compounds = [w for w in unknown if w not in found and len(w) >= COMPOUND_LENGTH]
@@ -245,4 +301,26 @@ def bridge(question: str, unknown: Sequence[str], dense: Sequence[Hit], settings
         phrases = sorted(set().union(*(_phrases(hit.text) for hit in first)))
         phrases = [p for p in phrases if not {normal_form(w) for w in p.split()} & question_forms]
         found.update(_best(compounds, phrases, embed, settings.min_similarity))
-    return Bridge({w: found[w] for w in unknown if w in found})
+    return {w: found[w] for w in unknown if w in found}
+
+
+def translate(unknown: Sequence[str], pool: set[str], words: Dictionary | None) -> dict[str, str]:
+    """Map each unknown word to the dictionary translation whose words the first candidates hold most of.
+
+    Only the translation's words the candidates hold are kept ("main adversary" -> "adversary");
+    a word none of whose translations the candidates hold gets none.
+    """
+    if words is None:
+        return {}
+    found = {}
+    for word in unknown:
+        best = max(((_held(phrase, pool), -place, phrase) for place, phrase in enumerate(words.translations(word))),
+                   default=None)
+        if best and best[0]:
+            found[word] = " ".join(w for w in best[2].split() if normal_form(w) in pool)
+    return found
+
+
+def _held(phrase: str, pool: set[str]) -> float:
+    words = phrase.split()
+    return sum(normal_form(w) in pool for w in words) / len(words)

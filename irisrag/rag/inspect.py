@@ -67,6 +67,7 @@ class Trace:
     bridged: tuple[tuple[str, str], ...] = ()  # TERM_BRIDGE: (question word, document word) searched for it
     translated: str | None = None              # BRIDGE_VECTOR_SEARCH: the question in the documents' words ...
     translated_cosine: float | None = None     # ... and this document's best cosine to it (the gate's cosine)
+    looked_up: tuple[tuple[str, str], ...] = ()  # BRIDGE_DICTIONARY: (question word, translation) searched too
 
 
 def inspect_document(
@@ -114,7 +115,8 @@ def inspect_document(
     translated = bridged.translated(question) if bridged.cosines else None
     cosine = bridged.cosines.get(document_id)
     return Trace(question, settings.mode, areas, document_id, settings.candidates, tuple(traces), others,
-                 weight, share, tuple(bridged.words.items()), translated, None if cosine is None else round(cosine, 3))
+                 weight, share, tuple(bridged.words.items()), translated, None if cosine is None else round(cosine, 3),
+                 tuple(bridged.search_only.items()))
 
 
 def _fusion(question_terms: frozenset[str], text_hits, settings: RetrievalSettings) -> tuple[float | None, float | None]:

@@ -228,7 +228,8 @@ def build_context(
             matches = [match(question_terms, hit.text) for hit in hits]
         with timer.stage("select"):
             candidates = gate_candidates(hits, matches, question_terms, settings,
-                                         credit=bridged.credit(asked, settings.bridge.evidence),
+                                         credit=bridged.credit(asked, settings.bridge.evidence,
+                                                               settings.bridge.dictionary_evidence),
                                          cosines=bridged.cosines)
             chunks = numbered(candidates)
         with timer.stage("sources"):

@@ -1,6 +1,8 @@
 """The term bridge (bridge.py): unknown question words mapped onto the candidates' words."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -140,3 +142,67 @@ def test_bridge_vector_search_setting():
     assert not BridgeSettings.from_config({"BRIDGE_VECTOR_SEARCH": False}).vector_search
     assert not BridgeSettings.from_config({"BRIDGE_VECTOR_SEARCH": "off"}).vector_search
     assert BridgeSettings.from_config({"BRIDGE_VECTOR_SEARCH": "true"}).vector_search
+
+
+class Words:
+    """A stand-in word list: each German word's translations, first meanings first."""
+
+    def __init__(self, entries):
+        self.entries = entries
+
+    def translations(self, word):
+        return self.entries.get(word, ())
+
+
+WORDS = Words({"Mannschaft": ("crew", "team"), "Saison": ("season",), "Fremdwort": ("loanword",)})
+
+
+def test_the_dictionary_s_translations_are_searched_and_the_embedder_s_words_kept_for_the_gate(monkeypatch):
+    dense = [hit("A long season for the team."), hit("A loanword for defense.")]
+    monkeypatch.setattr(BridgeSettings, "word_list", lambda self: WORDS)
+    question = "Mannschaft, Fremdwort und Verteidigung"
+    found = bridge(question, ["Mannschaft", "Fremdwort", "Verteidigung"], dense, replace(ON, dictionary="list"),
+                   fake_vectors())
+    assert found.words == {"Mannschaft": "team", "Verteidigung": "defense"}     # the embedder's
+    assert found.search_only == {"Fremdwort": "loanword"}   # the dictionary's, where it differs ("team": the same)
+    assert found.searched(question).split()[-3:] == ["team", "defense", "loanword"]
+    assert not found.translated_words
+    assert found.terms(terms(question)) == {normal_form(w) for w in ("team", "fremdwort", "defense")}
+    assert Bridge(search_only={"Saison": "season"}) and Bridge(search_only={"a": "b"}).searched("q") == "q b"
+
+
+def test_with_dictionary_gate_the_translations_count_in_place_of_the_question_s_words(monkeypatch):
+    dense = [hit("A long season for the team.")]
+    settings = replace(ON, dictionary="list", dictionary_gate=True)
+    monkeypatch.setattr(BridgeSettings, "word_list", lambda self: WORDS)
+    calls: list[list[str]] = []
+    found = bridge("Mannschaft und Saison", ["Mannschaft", "Saison"], dense, settings, fake_vectors(calls))
+    assert found.words == {"Mannschaft": "team", "Saison": "season"}       # "crew" is not in the candidates
+    assert found.translated_words == {"Mannschaft", "Saison"} and not found.search_only
+    assert calls == []                                                     # the embedder was not asked
+
+
+def test_a_word_whose_translations_the_candidates_lack_goes_to_the_embedder(monkeypatch):
+    dense = [hit("The defense allowed few points.")]
+    settings = replace(ON, dictionary="list", dictionary_gate=True)
+    monkeypatch.setattr(BridgeSettings, "word_list", lambda self: WORDS)
+    found = bridge("Saison der Verteidigung", ["Saison", "Verteidigung"], dense, settings, fake_vectors())
+    assert found.words == {"Verteidigung": "defense"} and not found.translated_words
+
+
+def test_dictionary_settings_from_config(tmp_path):
+    settings = BridgeSettings.from_config({"TERM_BRIDGE": "embedder", "BRIDGE_DICTIONARY": str(tmp_path / "none"),
+                                           "BRIDGE_DICTIONARY_GATE": "on", "BRIDGE_DICTIONARY_EVIDENCE": "0.5"})
+    assert settings.dictionary_gate and settings.dictionary_evidence == 0.5
+    assert settings.word_list() is None                                    # a missing file: the embedder alone
+    assert BridgeSettings.from_config({"BRIDGE_DICTIONARY": ""}).word_list() is None
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        BridgeSettings("embedder", dictionary_evidence=2.0)
+
+
+def test_dictionary_words_get_their_own_gate_credit():
+    bridged = Bridge({"Mannschaft": "team", "Verteidigung": "defense"}, translated_words=frozenset({"Mannschaft"}))
+    asked = terms("Mannschaft Verteidigung")
+    assert bridged.credit(asked, 0.5, 1.0) == {normal_form("defense"): 0.5}
+    assert bridged.credit(asked, 0.5, 0.25) == {normal_form("defense"): 0.5, normal_form("team"): 0.25}
+    assert bridged.credit(asked, 1.0, 1.0) == {}

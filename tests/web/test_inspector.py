@@ -107,6 +107,20 @@ def test_inspector_names_the_bridged_words(app, admin_client, library):
     assert "asked in the documents' words: Wie viele points gab die defense der Panthers ab?" in result.output
 
 
+def test_inspector_names_the_word_list_s_translations(app, admin_client, library, word_list):
+    from irisrag.rag import dictionary
+
+    app.config["BRIDGE_DICTIONARY"] = str(dictionary.DEFAULT_PATH)
+    document = _with_english_paragraph(app, library.alpha)
+    html = admin_client.get(f"/admin/inspector?question={GERMAN_QUESTION}&document={document}"
+                            f"&user={library.users['alice']}").get_data(as_text=True)
+    line = html.split('id="trace-word-list"')[1].split("</p>")[0]
+    assert "gab → gave" in line                              # the embedder left "gab" unbridged
+    result = app.test_cli_runner().invoke(args=["rag", "inspect", GERMAN_QUESTION, "--document", str(document),
+                                                "--user", "alice"])
+    assert result.exit_code == 0 and "word list: gab -> gave" in result.output
+
+
 def test_the_bridge_never_takes_words_from_an_area_the_user_cannot_search(app, admin_client, library):
     _with_english_paragraph(app, library.beta)                       # only bob and carol reach Beta
     html = admin_client.get(f"/admin/inspector?question={GERMAN_QUESTION}&document={library.alpha_doc}"
