@@ -83,8 +83,12 @@ def ask_with_enter(page, question: str, count: int) -> None:
 
 
 def focused_on_question(page) -> None:
-    """Wait until the question box has the focus (app.js sets it after load and swaps); fail if it never does."""
-    page.wait_for_function("document.activeElement && document.activeElement.id === 'question'", timeout=5000)
+    """Wait until the question box has the focus (app.js sets it after load and swaps); fail if it never does.
+
+    Not ``page.wait_for_function("...")``: when its first check fails it polls by evaluating the
+    string in the page, which the app's Content-Security-Policy (no 'unsafe-eval') refuses.
+    """
+    expect(page.locator("#question")).to_be_focused(timeout=5000)
 
 
 def test_browser_conversation_ask_follow_up_reload_back_phone_dark_and_owner_only(browser, live_server, stub):
