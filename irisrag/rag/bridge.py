@@ -285,8 +285,6 @@ def bridge(question: str, unknown: Sequence[str], dense: Sequence[Hit], settings
         found = _embedded(question_forms, unknown, pool, dense, settings, embed)
         return Bridge(found, search_only={w: t for w, t in translated.items() if found.get(w) != t})
     unknown = [w for w in unknown if w not in translated]
-    if not unknown:
-        return Bridge(translated, translated_words=frozenset(translated))
     return Bridge({**translated, **_embedded(question_forms, unknown, pool, dense, settings, embed)},
                   translated_words=frozenset(translated))
 

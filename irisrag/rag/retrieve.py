@@ -312,7 +312,7 @@ def _ranked(
             if bridged:
                 lexical = search_fulltext(bridged.searched(search_text), areas, settings.candidates,
                                           vector=vector)
-            if bridged and settings.bridge.vector_search:
+            if bridged.words and settings.bridge.vector_search:   # search_only words change no cosine
                 bridged = translated_cosines(bridged, question, embedder, store, areas, settings.candidates)
     with timer.stage("fuse"):
         return fuse_candidates(dense, lexical, bridged.terms(question_terms), settings), bridged
