@@ -46,6 +46,9 @@ def inspect_command(question: str, document_id: int, user: str | None, areas: tu
     if trace.translated:
         cosine = "" if trace.translated_cosine is None else f"; this document's cosine {trace.translated_cosine:.3f}"
         click.echo(f"asked in the documents' words: {trace.translated} (the gate's cosine{cosine})")
+    if trace.evidence_needed is not None:
+        lowered = " (lowered by GATE_TRANSLATED_ALLOWANCE: the word list translated the question)"
+        click.echo(f"evidence needed: {trace.evidence_needed:.2f}{lowered if trace.translated_question else ''}")
     click.echo("chunk  vector  fulltext  fused  lexical  evidence  gate")
     for c in trace.chunks:
         gate = c.gate or f"in context [{c.position}]"

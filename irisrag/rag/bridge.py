@@ -35,7 +35,8 @@ of ("Lagerhaus" -> "warehouse") is added to the full-text search of step 4 (``Br
 the fusion, the gate and the sources keep the embedder's words, because a translated off-topic
 question looks on-topic to the gate (README: the word list). With BRIDGE_DICTIONARY_GATE the
 translations take the embedder's place there too (the embedder bridges only the words the list
-cannot), credited with BRIDGE_DICTIONARY_EVIDENCE.
+cannot), credited with BRIDGE_DICTIONARY_EVIDENCE. A question the list translated is another
+language's (``Bridge.crosses``): the gate asks GATE_TRANSLATED_ALLOWANCE less evidence of it (``gate.py``).
 
 A question whose terms all occur somewhere is searched once, as before. Word vectors are
 kept per process in an LRU of 50,000 words, so a word is embedded once.
@@ -132,6 +133,7 @@ class Bridge:
     cosines: dict[int, float] = field(default_factory=dict)
     translated_words: frozenset[str] = frozenset()   # the question words the dictionary bridged
     search_only: dict[str, str] = field(default_factory=dict)  # dictionary words for the full-text search alone
+    crosses: bool = False   # the word list translated a question word into a word of the first candidates
 
     def __bool__(self) -> bool:
         return bool(self.words or self.search_only)
@@ -283,10 +285,11 @@ def bridge(question: str, unknown: Sequence[str], dense: Sequence[Hit], settings
     translated = translate(unknown, set(pool.values()) - question_forms, settings.word_list())
     if not settings.dictionary_gate:
         found = _embedded(question_forms, unknown, pool, dense, settings, embed)
-        return Bridge(found, search_only={w: t for w, t in translated.items() if found.get(w) != t})
+        return Bridge(found, search_only={w: t for w, t in translated.items() if found.get(w) != t},
+                      crosses=bool(translated))
     unknown = [w for w in unknown if w not in translated]
     return Bridge({**translated, **_embedded(question_forms, unknown, pool, dense, settings, embed)},
-                  translated_words=frozenset(translated))
+                  translated_words=frozenset(translated), crosses=bool(translated))
 
 
 def _embedded(question_forms: set[str], unknown: Sequence[str], pool: dict[str, str], dense: Sequence[Hit],

@@ -68,6 +68,8 @@ class Trace:
     translated: str | None = None              # BRIDGE_VECTOR_SEARCH: the question in the documents' words ...
     translated_cosine: float | None = None     # ... and this document's best cosine to it (the gate's cosine)
     looked_up: tuple[tuple[str, str], ...] = ()  # BRIDGE_DICTIONARY: (question word, translation) searched too
+    evidence_needed: float | None = None       # rule evidence: the threshold this question's documents faced ...
+    translated_question: bool = False          # ... lowered by GATE_TRANSLATED_ALLOWANCE (the word list translated it)
 
 
 def inspect_document(
@@ -116,7 +118,14 @@ def inspect_document(
     cosine = bridged.cosines.get(document_id)
     return Trace(question, settings.mode, areas, document_id, settings.candidates, tuple(traces), others,
                  weight, share, tuple(bridged.words.items()), translated, None if cosine is None else round(cosine, 3),
-                 tuple(bridged.search_only.items()))
+                 tuple(bridged.search_only.items()), *_needed(settings, bridged.crosses))
+
+
+def _needed(settings: RetrievalSettings, translated: bool) -> tuple[float | None, bool]:
+    """The evidence threshold the gate applied (rule ``evidence`` only) and whether it was the translated one."""
+    if settings.gate.rule != "evidence":
+        return None, False
+    return round(settings.gate.threshold(translated), 3), translated
 
 
 def _fusion(question_terms: frozenset[str], text_hits, settings: RetrievalSettings) -> tuple[float | None, float | None]:

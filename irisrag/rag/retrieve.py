@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -58,6 +59,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
+from irisrag.config import parse_bool
 from irisrag.errors import IrisRagError
 from irisrag.rag import bridge, fusion
 from irisrag.rag.bridge import Bridge, BridgeSettings
@@ -112,6 +114,7 @@ class RetrievalSettings:
     fusion: FusionSettings = FusionSettings()
     gate: GateSettings = GateSettings(rule="lexical")  # the original's; the app's default comes from GATE_RULE
     bridge: BridgeSettings = BridgeSettings()          # off, as the original; the app's default: TERM_BRIDGE
+    context_spread: bool = False   # each passing document's best chunk first (the app's: CONTEXT_SPREAD); else rank order
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -125,6 +128,7 @@ class RetrievalSettings:
             candidates=int(config.get("CONTEXT_CANDIDATES", default.candidates)),
             context_chunks=int(config.get("CONTEXT_CHUNKS", default.context_chunks)),
             max_chunks_per_document=int(config.get("MAX_CHUNKS_PER_DOCUMENT", default.max_chunks_per_document)),
+            context_spread=parse_bool(config.get("CONTEXT_SPREAD", default.context_spread)),
             min_match_terms=int(config.get("MIN_MATCH_TERMS", default.min_match_terms)),
             min_match_score=float(config.get("MIN_MATCH_SCORE", default.min_match_score)),
             min_source_score=float(config.get("MIN_SOURCE_SCORE", default.min_source_score)),
@@ -230,7 +234,7 @@ def build_context(
             candidates = gate_candidates(hits, matches, question_terms, settings,
                                          credit=bridged.credit(asked, settings.bridge.evidence,
                                                                settings.bridge.dictionary_evidence),
-                                         cosines=bridged.cosines)
+                                         cosines=bridged.cosines, translated=bridged.crosses)
             chunks = numbered(candidates)
         with timer.stage("sources"):
             sources = found_sources(candidates, question_terms, settings)
@@ -360,35 +364,48 @@ def fuse_candidates(dense: Sequence[Hit], lexical: Sequence[TextHit], question_t
 
 def gate_candidates(hits: Sequence[Hit], matches: Sequence[LexicalMatch], question_terms: frozenset[str],
                     settings: RetrievalSettings, credit: Mapping[str, float] | None = None,
-                    cosines: Mapping[int, float] | None = None) -> list[Candidate]:
+                    cosines: Mapping[int, float] | None = None, translated: bool = False) -> list[Candidate]:
     """Apply the gate (GATE_RULE, ``gate.py``) and the caps to ranked candidates, in rank order.
 
     ``credit``: the share of a term's weight the rule ``evidence`` credits when a document
     holds it (1 for a term not named: bridged words get BRIDGE_EVIDENCE, ``bridge.py``);
-    ``cosines``: each document's cosine to the question in the documents' words (BRIDGE_VECTOR_SEARCH).
+    ``cosines``: each document's cosine to the question in the documents' words (BRIDGE_VECTOR_SEARCH);
+    ``translated``: the word list translated the question (GATE_TRANSLATED_ALLOWANCE).
     """
     pairs = sorted(zip(hits, matches, strict=True), key=lambda pair: pair[0].rank)
     document_rank: dict[int, int] = {}
     ranks = [document_rank.setdefault(hit.document_id, len(document_rank)) for hit, _ in pairs]
-    passing = _passing(pairs, ranks, question_terms, settings, credit, cosines)
-    per_document: dict[int, int] = {}
-    kept_total = 0
-    result: list[Candidate] = []
-    for (hit, found), (gate, evidence) in zip(pairs, passing, strict=True):
-        if gate is None and per_document.get(hit.document_id, 0) >= settings.max_chunks_per_document:
-            gate = GATE_DOCUMENT_CAP
-        elif gate is None and kept_total >= settings.context_chunks:
-            gate = GATE_TOTAL_CAP
-        elif gate is None:
-            per_document[hit.document_id] = per_document.get(hit.document_id, 0) + 1
-            kept_total += 1
-        result.append(Candidate(hit, found, gate is None, gate, evidence))
-    return result
+    passing = _passing(pairs, ranks, question_terms, settings, credit, cosines, translated)
+    verdicts = capped([hit.document_id for hit, _ in pairs], [gate for gate, _ in passing], settings)
+    return [Candidate(hit, found, gate is None, gate, evidence)
+            for (hit, found), gate, (_, evidence) in zip(pairs, verdicts, passing, strict=True)]
+
+
+def capped(documents: Sequence[int], verdicts: Sequence[str | None], settings: RetrievalSettings) -> list[str | None]:
+    """Apply CONTEXT_CHUNKS and MAX_CHUNKS_PER_DOCUMENT to the passing candidates (rank order).
+
+    With CONTEXT_SPREAD each passing document's first chunk is taken before any document's
+    second: nine chunks of three documents left a relevant fifth document out (SciFact, where
+    a claim has several relevant abstracts; README: what reaches the user).
+    """
+    kept = [False] * len(documents)
+    per_document: Counter[int] = Counter()
+    most = settings.max_chunks_per_document
+    for limit in ((1, most) if settings.context_spread else (most,)):
+        for n, document in enumerate(documents):
+            if verdicts[n] is None and not kept[n] and per_document[document] < limit \
+                    and sum(per_document.values()) < settings.context_chunks:
+                kept[n] = True
+                per_document[document] += 1
+    return [verdict if verdict is not None or kept[n]
+            else GATE_DOCUMENT_CAP if per_document[documents[n]] >= most else GATE_TOTAL_CAP
+            for n, verdict in enumerate(verdicts)]
 
 
 def _passing(pairs: Sequence[tuple[Hit, LexicalMatch]], ranks: Sequence[int], question_terms: frozenset[str],
              settings: RetrievalSettings, credit: Mapping[str, float] | None = None,
-             cosines: Mapping[int, float] | None = None) -> list[tuple[str | None, float | None]]:
+             cosines: Mapping[int, float] | None = None,
+             translated: bool = False) -> list[tuple[str | None, float | None]]:
     """Return each candidate's gate verdict before the caps (None: passes) and its evidence score."""
     gate = settings.gate
     if gate.rule != "evidence":
@@ -397,9 +414,9 @@ def _passing(pairs: Sequence[tuple[Hit, LexicalMatch]], ranks: Sequence[int], qu
     evidence = document_evidence([h for h, _ in pairs], [m for _, m in pairs], ranks, question_terms, gate, credit,
                                  cosines)
     scores = [evidence.get(hit.document_id) for hit, _ in pairs]
-    if not on_topic(evidence, gate):
+    if not on_topic(evidence, gate, translated):
         return [(GATE_EVIDENCE, e) for e in scores]
-    return [(None if (e is not None and e >= gate.min_evidence) or passes_lexical(found, question_terms, settings)
+    return [(None if (e is not None and e >= gate.threshold(translated)) or passes_lexical(found, question_terms, settings)
              else GATE_LEXICAL, e) for (_, found), e in zip(pairs, scores, strict=True)]
 
 

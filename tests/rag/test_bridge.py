@@ -167,6 +167,7 @@ def test_the_dictionary_s_translations_are_searched_and_the_embedder_s_words_kep
     assert found.search_only == {"Fremdwort": "loanword"}   # the dictionary's, where it differs ("team": the same)
     assert found.searched(question).split()[-3:] == ["team", "defense", "loanword"]
     assert not found.translated_words
+    assert found.crosses       # the word list translated the question: the gate's GATE_TRANSLATED_ALLOWANCE
     assert found.terms(terms(question)) == {normal_form(w) for w in ("team", "fremdwort", "defense")}
     assert Bridge(search_only={"Saison": "season"}) and Bridge(search_only={"a": "b"}).searched("q") == "q b"
 
@@ -188,6 +189,7 @@ def test_a_word_whose_translations_the_candidates_lack_goes_to_the_embedder(monk
     monkeypatch.setattr(BridgeSettings, "word_list", lambda self: WORDS)
     found = bridge("Saison der Verteidigung", ["Saison", "Verteidigung"], dense, settings, fake_vectors())
     assert found.words == {"Verteidigung": "defense"} and not found.translated_words
+    assert not found.crosses   # the embedder's bridge alone is no sign of another language (a spelling, a synonym)
 
 
 def test_dictionary_settings_from_config(tmp_path):

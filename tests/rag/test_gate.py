@@ -4,9 +4,10 @@ from __future__ import annotations
 import pytest
 
 from irisrag.config import DEFAULTS, load
-from irisrag.rag.gate import CALIBRATED, term_weights
+from irisrag.rag.gate import CALIBRATED, on_topic, term_weights
 from irisrag.rag.lexical import match, terms
-from irisrag.rag.retrieve import GateSettings, RetrievalSettings, build_context
+from irisrag.rag.retrieve import GateSettings, RetrievalSettings, build_context, gate_candidates
+from irisrag.vectorstore import Hit
 
 from .fakes import unit
 
@@ -177,3 +178,26 @@ def test_gate_evidence_takes_a_documents_better_cosine_of_the_question_in_its_wo
     assert set(plain) == set(asked) == {0, 1}                     # the third document is not a first one
     assert asked[0] == pytest.approx(plain[0] + 0.2)              # the better cosine counts
     assert asked[1] == pytest.approx(plain[1])                    # a worse one changes nothing
+
+
+def test_a_question_the_word_list_translated_needs_the_allowance_less_evidence():
+    gate = GateSettings(min_evidence=0.45, translated_allowance=0.02)
+    assert gate.threshold() == 0.45 and gate.threshold(translated=True) == pytest.approx(0.43)
+    assert not on_topic({1: 0.44, 2: 0.3}, gate)                 # a question in the documents' language: off-topic
+    assert on_topic({1: 0.44, 2: 0.3}, gate, translated=True)    # the same evidence across languages: on-topic
+    assert not on_topic({1: 0.42}, gate, translated=True)
+    config = RetrievalSettings.from_config({"GATE_TRANSLATED_ALLOWANCE": "0.05"}).gate
+    assert config.translated_allowance == 0.05
+    assert RetrievalSettings.from_config(load({})).gate.translated_allowance == DEFAULTS["GATE_TRANSLATED_ALLOWANCE"]
+    assert RetrievalSettings.from_config(load({"IRISRAG_EMBEDDER": "e5"})).gate.translated_allowance == 0.0
+
+
+def test_the_gate_passes_a_translated_question_s_document_on_the_lower_threshold():
+    hits = [Hit(1, 1, 0, None, ENGLISH, 0.44, 0), Hit(2, 1, 0, None, OTHER, 0.2, 1)]
+    question_terms = terms(QUESTION)
+    matches = [match(question_terms, h.text) for h in hits]
+    settings = RetrievalSettings(gate=GateSettings(min_evidence=0.45, translated_allowance=0.02))
+    plain = gate_candidates(hits, matches, question_terms, settings)
+    assert [c.gate for c in plain] == ["evidence", "evidence"]
+    translated = gate_candidates(hits, matches, question_terms, settings, translated=True)
+    assert [c.gate for c in translated] == [None, "lexical"]

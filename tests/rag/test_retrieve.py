@@ -1,10 +1,13 @@
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
+from irisrag.config import DEFAULTS
 from irisrag.rag.lexical import terms
-from irisrag.rag.retrieve import TIMING_KEYS, RetrievalSettings, build_context
+from irisrag.rag.retrieve import TIMING_KEYS, RetrievalSettings, build_context, capped
 
 from .fakes import FakeStore, HashEmbedder, unit
 
@@ -135,3 +138,26 @@ def test_retrieve_with_hashed_embedder_end_to_end():
     context = ask(store, embedder)
     assert {c.hit.document_id for c in context.chunks} == {0, 3}
     assert context.sources[0].document_id == 0
+
+
+def test_context_spread_takes_each_passing_document_s_best_chunk_before_any_second_chunk():
+    documents = [1, 1, 1, 2, 2, 3]        # the candidates' documents in rank order
+    verdicts = [None, None, None, None, "lexical", None]
+    spread = RetrievalSettings(context_chunks=4, max_chunks_per_document=3, context_spread=True)
+    assert capped(documents, verdicts, spread) == [None, None, "total_cap", None, "lexical", None]
+    ranked = replace(spread, context_spread=False)   # the original: rank order, document 3 left out
+    assert capped(documents, verdicts, ranked) == [None, None, None, None, "lexical", "total_cap"]
+    tight = replace(spread, max_chunks_per_document=1, context_chunks=9)
+    assert capped(documents, verdicts, tight) == [None, "document_cap", "document_cap", None, "lexical", None]
+    assert RetrievalSettings.from_config(DEFAULTS).context_spread and not RetrievalSettings().context_spread
+    assert not RetrievalSettings.from_config({"CONTEXT_SPREAD": "false"}).context_spread
+
+
+def test_context_spread_keeps_the_context_in_rank_order(store, embedder):
+    for chunk in range(4):
+        store.add(1, 1, chunk, RELEVANT, unit(0.9 - chunk * 0.01))
+    store.add(2, 1, 0, RELEVANT, unit(0.5))
+    settings = RetrievalSettings(context_chunks=3, context_spread=True)
+    context = ask(store, embedder, settings)
+    assert [(c.hit.document_id, c.hit.chunk_index, c.position) for c in context.chunks] == \
+        [(1, 0, 1), (1, 1, 2), (2, 0, 3)]

@@ -94,6 +94,7 @@ def _with_english_paragraph(app, area_id: int) -> int:
 
 
 def test_inspector_names_the_bridged_words(app, admin_client, library):
+    app.config["BRIDGE_DICTIONARY"] = ""             # the embedder's bridge alone
     document = _with_english_paragraph(app, library.alpha)
     html = admin_client.get(f"/admin/inspector?question={GERMAN_QUESTION}&document={document}"
                             f"&user={library.users['alice']}").get_data(as_text=True)
@@ -105,6 +106,9 @@ def test_inspector_names_the_bridged_words(app, admin_client, library):
                                                 "--user", "alice"])
     assert result.exit_code == 0 and "term bridge: Punkte -> points, Verteidigung -> defense" in result.output
     assert "asked in the documents' words: Wie viele points gab die defense der Panthers ab?" in result.output
+    needed = html.split('id="trace-evidence-needed"')[1].split("</span>")[0]
+    assert "0.45" in needed and "lowered" not in needed      # the embedder's bridge: no sign of another language
+    assert "evidence needed: 0.45\n" in result.output
 
 
 def test_inspector_names_the_word_list_s_translations(app, admin_client, library, word_list):
@@ -119,6 +123,9 @@ def test_inspector_names_the_word_list_s_translations(app, admin_client, library
     result = app.test_cli_runner().invoke(args=["rag", "inspect", GERMAN_QUESTION, "--document", str(document),
                                                 "--user", "alice"])
     assert result.exit_code == 0 and "word list: gab -> gave" in result.output
+    needed = html.split('id="trace-evidence-needed"')[1].split("</span>")[0]
+    assert "0.43" in needed and "lowered: the word list translated the question" in needed
+    assert "evidence needed: 0.43 (lowered by GATE_TRANSLATED_ALLOWANCE" in result.output
 
 
 def test_the_bridge_never_takes_words_from_an_area_the_user_cannot_search(app, admin_client, library):
