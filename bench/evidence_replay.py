@@ -75,11 +75,11 @@ def collect(directory: str, language: str, out: str, negatives: list[str], embed
     seen: list[dict] = []
     product = retrieve._passing
 
-    def spy(pairs, ranks, question_terms, settings, credit=None, cosines=None):
+    def spy(pairs, ranks, question_terms, settings, credit=None, cosines=None, *rest):
         seen.append({"parts": _parts(pairs, ranks, question_terms, credit, cosines),
                      "candidates": [(h.document_id, retrieve.passes_lexical(m, question_terms, settings))
                                     for h, m in pairs]})
-        return product(pairs, ranks, question_terms, settings, credit, cosines)
+        return product(pairs, ranks, question_terms, settings, credit, cosines, *rest)
 
     scratch = Path(tempfile.mkdtemp(prefix="irisrag-evidence-"))
     retrieve._passing = spy

@@ -138,3 +138,35 @@ def test_the_debian_word_list_adds_the_words_the_embedder_cannot_bridge(corpus, 
     assert translated.terms == plain.terms
     assert translated.chunks[0].hit.document_id == 2
     assert not ask(corpus, question, settings, areas=(2,)).bridge            # nothing outside the areas
+    assert translated.bridge.crosses and not plain.bridge.crosses           # a translated question: another language
+    assert translated.bridge.agreed == 2 and plain.bridge.agreed is None    # both legs rank the warehouse first
+
+
+def test_an_off_topic_german_question_gets_no_passages_with_the_word_list_either(corpus, word_list, tmp_path):
+    from irisrag.rag import dictionary
+
+    settings = replace(ON, bridge=replace(ON.bridge, dictionary=str(dictionary.DEFAULT_PATH),
+                                          dictionary_cache=str(tmp_path)))
+    context = ask(corpus, "Wie beantrage ich Elternzeit bei meinem Arbeitgeber?", settings)
+    assert context.chunks == () and {c.gate for c in context.candidates} == {"evidence"}
+
+
+def test_the_inspector_names_the_lowered_threshold_and_the_agreement(corpus, word_list, tmp_path):
+    from flask import render_template
+
+    from irisrag import create_app
+    from irisrag.rag import dictionary
+    from irisrag.rag.inspect import inspect_document
+
+    embedder, store = corpus
+    settings = replace(ON, bridge=replace(ON.bridge, dictionary=str(dictionary.DEFAULT_PATH),
+                                          dictionary_cache=str(tmp_path)))
+    question = "Wie viele Spielzeiten lief das Sommertheater im alten Lagerhaus?"
+    agreed = inspect_document(question, (1,), 2, 1, embedder=embedder, store=store, settings=settings)
+    assert (agreed.evidence_needed, agreed.translated_question, agreed.agreement_bonus) == (0.43, True, 0.11)
+    other = inspect_document(question, (1,), 3, 1, embedder=embedder, store=store, settings=settings)
+    assert other.agreement_bonus is None and other.translated_question
+    with create_app({"TESTING": True}).test_request_context():
+        form = {"question": question, "previous": "", "user": "", "areas": [1], "document": 2}
+        html = render_template("admin/_inspector.html", trace=agreed, form=form, users=[], areas=[], documents=[])
+    assert "both searches rank this document first" in html and "+0.11" in html

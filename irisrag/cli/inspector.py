@@ -49,6 +49,8 @@ def inspect_command(question: str, document_id: int, user: str | None, areas: tu
     if trace.evidence_needed is not None:
         lowered = " (lowered by GATE_TRANSLATED_ALLOWANCE: the word list translated the question)"
         click.echo(f"evidence needed: {trace.evidence_needed:.2f}{lowered if trace.translated_question else ''}")
+    if trace.agreement_bonus is not None:
+        click.echo(f"both searches rank this document first: +{trace.agreement_bonus:.2f} evidence (GATE_AGREEMENT_BONUS)")
     click.echo("chunk  vector  fulltext  fused  lexical  evidence  gate")
     for c in trace.chunks:
         gate = c.gate or f"in context [{c.position}]"

@@ -36,7 +36,9 @@ the fusion, the gate and the sources keep the embedder's words, because a transl
 question looks on-topic to the gate (README: the word list). With BRIDGE_DICTIONARY_GATE the
 translations take the embedder's place there too (the embedder bridges only the words the list
 cannot), credited with BRIDGE_DICTIONARY_EVIDENCE. A question the list translated is another
-language's (``Bridge.crosses``): the gate asks GATE_TRANSLATED_ALLOWANCE less evidence of it (``gate.py``).
+language's (``Bridge.crosses``): the gate asks GATE_TRANSLATED_ALLOWANCE less evidence of it, and
+adds GATE_AGREEMENT_BONUS to the evidence of a document that both legs rank first (``Bridge.agreed``:
+the vector search's first document is the first of the full-text search with the list's words).
 
 A question whose terms all occur somewhere is searched once, as before. Word vectors are
 kept per process in an LRU of 50,000 words, so a word is embedded once.
@@ -134,6 +136,7 @@ class Bridge:
     translated_words: frozenset[str] = frozenset()   # the question words the dictionary bridged
     search_only: dict[str, str] = field(default_factory=dict)  # dictionary words for the full-text search alone
     crosses: bool = False   # the word list translated a question word into a word of the first candidates
+    agreed: int | None = None   # such a question's document that both legs rank first (GATE_AGREEMENT_BONUS)
 
     def __bool__(self) -> bool:
         return bool(self.words or self.search_only)

@@ -30,7 +30,10 @@ Rules (GATE_RULE):
               languages is lower than within one (a German question's English paragraph:
               median 0.37 against 0.43 for the same question in English), so one threshold
               was either too strict for cross-lingual questions or too lax for off-topic ones
-              in the documents' language (README: what reaches the user).
+              in the documents' language (README: what reaches the user). Such a question's
+              document that both legs rank first (the full text searched with the list's words:
+              ``bridge.Bridge.agreed``) gets GATE_AGREEMENT_BONUS added to its evidence: two
+              independent searches agreeing is evidence the cosine alone cannot give.
 
 Why ``evidence`` (README, "What reaches the user"): the lexical rule alone lets an off-topic
 English question through whenever two of its words occur in some chunk, and drops a German
@@ -54,8 +57,8 @@ GATE_RULES = ("evidence", "ranked", "lexical")
 # (README: the gate per embedder): e5's cosines sit on another scale than USE's (related and
 # unrelated passages alike score about 0.82), so USE's 0.43 let every off-topic question through.
 # Any other embedder (Ollama, OpenAI) gets USE's unless the operator sets them.
-# e5 gets no allowance for translated questions: it was measured for USE only.
-CALIBRATED = {"e5": {"GATE_MIN_EVIDENCE": 0.92, "GATE_TRANSLATED_ALLOWANCE": 0.0, "GATE_COVERAGE_WEIGHT": 0.5,
+# e5 gets no allowance or bonus for translated questions: they were measured for USE only.
+CALIBRATED = {"e5": {"GATE_MIN_EVIDENCE": 0.92, "GATE_TRANSLATED_ALLOWANCE": 0.0, "GATE_AGREEMENT_BONUS": 0.0, "GATE_COVERAGE_WEIGHT": 0.5,
                      "GATE_MISSING_WEIGHT": 0.15}}
 
 
@@ -68,6 +71,7 @@ class GateSettings:
     min_similarity: float = 0.35    # rule "ranked": the cosine a top document's chunk needs (USE)
     min_evidence: float = 0.45      # rule "evidence": the evidence the question's best document needs (USE)
     translated_allowance: float = 0.02   # ... less that for a question the word list translated (another language's)
+    agreement_bonus: float = 0.11   # ... and added to the evidence of its document both legs rank first
     coverage_weight: float = 0.85   # ... the weight of the share of the question's term weight a document covers
     missing_weight: float = 0.3     # ... and of the share the candidates hold elsewhere (words in the wrong places)
 
@@ -93,6 +97,7 @@ class GateSettings:
                    min_similarity=float(config.get("GATE_MIN_SIMILARITY", default.min_similarity)),
                    min_evidence=float(config.get("GATE_MIN_EVIDENCE", default.min_evidence)),
                    translated_allowance=float(config.get("GATE_TRANSLATED_ALLOWANCE", default.translated_allowance)),
+                   agreement_bonus=float(config.get("GATE_AGREEMENT_BONUS", default.agreement_bonus)),
                    coverage_weight=float(config.get("GATE_COVERAGE_WEIGHT", default.coverage_weight)),
                    missing_weight=float(config.get("GATE_MISSING_WEIGHT", default.missing_weight)))
 

@@ -70,6 +70,7 @@ class Trace:
     looked_up: tuple[tuple[str, str], ...] = ()  # BRIDGE_DICTIONARY: (question word, translation) searched too
     evidence_needed: float | None = None       # rule evidence: the threshold this question's documents faced ...
     translated_question: bool = False          # ... lowered by GATE_TRANSLATED_ALLOWANCE (the word list translated it)
+    agreement_bonus: float | None = None       # GATE_AGREEMENT_BONUS: both legs rank this document first
 
 
 def inspect_document(
@@ -118,7 +119,9 @@ def inspect_document(
     cosine = bridged.cosines.get(document_id)
     return Trace(question, settings.mode, areas, document_id, settings.candidates, tuple(traces), others,
                  weight, share, tuple(bridged.words.items()), translated, None if cosine is None else round(cosine, 3),
-                 tuple(bridged.search_only.items()), *_needed(settings, bridged.crosses))
+                 tuple(bridged.search_only.items()), *_needed(settings, bridged.crosses),
+                 settings.gate.agreement_bonus if bridged.agreed == document_id and settings.gate.rule == "evidence"
+                 else None)
 
 
 def _needed(settings: RetrievalSettings, translated: bool) -> tuple[float | None, bool]:

@@ -234,7 +234,8 @@ def build_context(
             candidates = gate_candidates(hits, matches, question_terms, settings,
                                          credit=bridged.credit(asked, settings.bridge.evidence,
                                                                settings.bridge.dictionary_evidence),
-                                         cosines=bridged.cosines, translated=bridged.crosses)
+                                         cosines=bridged.cosines, translated=bridged.crosses,
+                                         agreed=bridged.agreed)
             chunks = numbered(candidates)
         with timer.stage("sources"):
             sources = found_sources(candidates, question_terms, settings)
@@ -318,8 +319,17 @@ def _ranked(
                                           vector=vector)
             if bridged.words and settings.bridge.vector_search:   # search_only words change no cosine
                 bridged = translated_cosines(bridged, question, embedder, store, areas, settings.candidates)
+            if bridged.crosses:
+                bridged = replace(bridged, agreed=agreed_document(dense, lexical))
     with timer.stage("fuse"):
         return fuse_candidates(dense, lexical, bridged.terms(question_terms), settings), bridged
+
+
+def agreed_document(dense: Sequence[Hit], lexical: Sequence[TextHit]) -> int | None:
+    """The document both legs rank first (the full text searched with the bridged words), or None."""
+    if dense and lexical and dense[0].document_id == lexical[0].hit.document_id:
+        return dense[0].document_id
+    return None
 
 
 def bridge_terms(question: str, question_terms: frozenset[str], dense: Sequence[Hit],
@@ -364,18 +374,20 @@ def fuse_candidates(dense: Sequence[Hit], lexical: Sequence[TextHit], question_t
 
 def gate_candidates(hits: Sequence[Hit], matches: Sequence[LexicalMatch], question_terms: frozenset[str],
                     settings: RetrievalSettings, credit: Mapping[str, float] | None = None,
-                    cosines: Mapping[int, float] | None = None, translated: bool = False) -> list[Candidate]:
+                    cosines: Mapping[int, float] | None = None, translated: bool = False,
+                    agreed: int | None = None) -> list[Candidate]:
     """Apply the gate (GATE_RULE, ``gate.py``) and the caps to ranked candidates, in rank order.
 
     ``credit``: the share of a term's weight the rule ``evidence`` credits when a document
     holds it (1 for a term not named: bridged words get BRIDGE_EVIDENCE, ``bridge.py``);
     ``cosines``: each document's cosine to the question in the documents' words (BRIDGE_VECTOR_SEARCH);
-    ``translated``: the word list translated the question (GATE_TRANSLATED_ALLOWANCE).
+    ``translated``: the word list translated the question (GATE_TRANSLATED_ALLOWANCE);
+    ``agreed``: the document both legs rank first for such a question (GATE_AGREEMENT_BONUS).
     """
     pairs = sorted(zip(hits, matches, strict=True), key=lambda pair: pair[0].rank)
     document_rank: dict[int, int] = {}
     ranks = [document_rank.setdefault(hit.document_id, len(document_rank)) for hit, _ in pairs]
-    passing = _passing(pairs, ranks, question_terms, settings, credit, cosines, translated)
+    passing = _passing(pairs, ranks, question_terms, settings, credit, cosines, translated, agreed)
     verdicts = capped([hit.document_id for hit, _ in pairs], [gate for gate, _ in passing], settings)
     return [Candidate(hit, found, gate is None, gate, evidence)
             for (hit, found), gate, (_, evidence) in zip(pairs, verdicts, passing, strict=True)]
@@ -404,8 +416,8 @@ def capped(documents: Sequence[int], verdicts: Sequence[str | None], settings: R
 
 def _passing(pairs: Sequence[tuple[Hit, LexicalMatch]], ranks: Sequence[int], question_terms: frozenset[str],
              settings: RetrievalSettings, credit: Mapping[str, float] | None = None,
-             cosines: Mapping[int, float] | None = None,
-             translated: bool = False) -> list[tuple[str | None, float | None]]:
+             cosines: Mapping[int, float] | None = None, translated: bool = False,
+             agreed: int | None = None) -> list[tuple[str | None, float | None]]:
     """Return each candidate's gate verdict before the caps (None: passes) and its evidence score."""
     gate = settings.gate
     if gate.rule != "evidence":
@@ -413,6 +425,8 @@ def _passing(pairs: Sequence[tuple[Hit, LexicalMatch]], ranks: Sequence[int], qu
                  else GATE_LEXICAL, None) for (hit, found), rank in zip(pairs, ranks, strict=True)]
     evidence = document_evidence([h for h, _ in pairs], [m for _, m in pairs], ranks, question_terms, gate, credit,
                                  cosines)
+    if agreed in evidence:
+        evidence[agreed] += gate.agreement_bonus
     scores = [evidence.get(hit.document_id) for hit, _ in pairs]
     if not on_topic(evidence, gate, translated):
         return [(GATE_EVIDENCE, e) for e in scores]

@@ -6,8 +6,14 @@ import pytest
 from irisrag.config import DEFAULTS, load
 from irisrag.rag.gate import CALIBRATED, on_topic, term_weights
 from irisrag.rag.lexical import match, terms
-from irisrag.rag.retrieve import GateSettings, RetrievalSettings, build_context, gate_candidates
-from irisrag.vectorstore import Hit
+from irisrag.rag.retrieve import (
+    GateSettings,
+    RetrievalSettings,
+    agreed_document,
+    build_context,
+    gate_candidates,
+)
+from irisrag.vectorstore import Hit, TextHit
 
 from .fakes import unit
 
@@ -201,3 +207,25 @@ def test_the_gate_passes_a_translated_question_s_document_on_the_lower_threshold
     assert [c.gate for c in plain] == ["evidence", "evidence"]
     translated = gate_candidates(hits, matches, question_terms, settings, translated=True)
     assert [c.gate for c in translated] == [None, "lexical"]
+
+
+def test_both_legs_ranking_a_translated_question_s_document_first_adds_the_agreement_bonus():
+    hits = [Hit(1, 1, 0, None, ENGLISH, 0.33, 0), Hit(2, 1, 0, None, OTHER, 0.2, 1)]
+    question_terms = terms(QUESTION)
+    matches = [match(question_terms, h.text) for h in hits]
+    settings = RetrievalSettings(gate=GateSettings(min_evidence=0.45, translated_allowance=0.02, agreement_bonus=0.11))
+    alone = gate_candidates(hits, matches, question_terms, settings, translated=True)
+    assert [c.gate for c in alone] == ["evidence", "evidence"]          # 0.33 < 0.43: off-topic
+    agreed = gate_candidates(hits, matches, question_terms, settings, translated=True, agreed=1)
+    assert [c.gate for c in agreed] == [None, "lexical"] and agreed[0].evidence == pytest.approx(0.44)
+    other = gate_candidates(hits, matches, question_terms, settings, translated=True, agreed=2)
+    assert [c.gate for c in other] == ["evidence", "evidence"]          # 0.2 + 0.11: still too little
+    assert RetrievalSettings.from_config(load({})).gate.agreement_bonus == DEFAULTS["GATE_AGREEMENT_BONUS"]
+    assert RetrievalSettings.from_config(load({"IRISRAG_EMBEDDER": "e5"})).gate.agreement_bonus == 0.0
+
+
+def test_the_agreed_document_is_the_first_of_both_legs():
+    first, second = Hit(7, 1, 0, None, ENGLISH, 0.4, 0), Hit(8, 1, 0, None, OTHER, 0.3, 1)
+    assert agreed_document([first, second], [TextHit(first, 3.0), TextHit(second, 1.0)]) == 7
+    assert agreed_document([first, second], [TextHit(second, 3.0), TextHit(first, 1.0)]) is None
+    assert agreed_document([first], []) is None and agreed_document([], [TextHit(first, 1.0)]) is None
