@@ -163,10 +163,10 @@ def test_the_inspector_names_the_lowered_threshold_and_the_agreement(corpus, wor
                                           dictionary_cache=str(tmp_path)))
     question = "Wie viele Spielzeiten lief das Sommertheater im alten Lagerhaus?"
     agreed = inspect_document(question, (1,), 2, 1, embedder=embedder, store=store, settings=settings)
-    assert (agreed.evidence_needed, agreed.translated_question, agreed.agreement_bonus) == (0.43, True, 0.11)
+    assert (agreed.evidence_needed, agreed.translated_question, agreed.agreement_bonus) == (0.44, True, 0.12)
     other = inspect_document(question, (1,), 3, 1, embedder=embedder, store=store, settings=settings)
     assert other.agreement_bonus is None and other.translated_question
     with create_app({"TESTING": True}).test_request_context():
         form = {"question": question, "previous": "", "user": "", "areas": [1], "document": 2}
         html = render_template("admin/_inspector.html", trace=agreed, form=form, users=[], areas=[], documents=[])
-    assert "both searches rank this document first" in html and "+0.11" in html
+    assert "both searches rank this document first" in html and "+0.12" in html

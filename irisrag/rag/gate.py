@@ -70,8 +70,8 @@ class GateSettings:
     top_documents: int = 8          # the ranking's first documents that may pass on the ranking's evidence
     min_similarity: float = 0.35    # rule "ranked": the cosine a top document's chunk needs (USE)
     min_evidence: float = 0.45      # rule "evidence": the evidence the question's best document needs (USE)
-    translated_allowance: float = 0.02   # ... less that for a question the word list translated (another language's)
-    agreement_bonus: float = 0.11   # ... and added to the evidence of its document both legs rank first
+    translated_allowance: float = 0.01   # ... less that for a question the word list translated (another language's)
+    agreement_bonus: float = 0.12   # ... and added to the evidence of its document both legs rank first
     coverage_weight: float = 0.85   # ... the weight of the share of the question's term weight a document covers
     missing_weight: float = 0.3     # ... and of the share the candidates hold elsewhere (words in the wrong places)
 

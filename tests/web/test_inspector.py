@@ -124,8 +124,8 @@ def test_inspector_names_the_word_list_s_translations(app, admin_client, library
                                                 "--user", "alice"])
     assert result.exit_code == 0 and "word list: gab -> gave" in result.output
     needed = html.split('id="trace-evidence-needed"')[1].split("</span>")[0]
-    assert "0.43" in needed and "lowered: the word list translated the question" in needed
-    assert "evidence needed: 0.43 (lowered by GATE_TRANSLATED_ALLOWANCE" in result.output
+    assert "0.44" in needed and "lowered: the word list translated the question" in needed
+    assert "evidence needed: 0.44 (lowered by GATE_TRANSLATED_ALLOWANCE" in result.output
 
 
 def test_the_bridge_never_takes_words_from_an_area_the_user_cannot_search(app, admin_client, library):
