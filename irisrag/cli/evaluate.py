@@ -86,7 +86,8 @@ def _params(options: runner.EvalOptions, limit: int | None, negatives: list[str]
     settings = options.settings
     return {"chunk_size": options.chunk_size, "chunk_overlap": options.chunk_overlap,
             "fts_language": options.fts_language, "candidates": settings.candidates,
-            "fusion": asdict(settings.fusion), "gate": asdict(settings.gate), "bridge": {**asdict(settings.bridge), "word_list_found": settings.bridge.word_list() is not None},
+            "fusion": asdict(settings.fusion), "gate": asdict(settings.gate),
+            "bridge": {**asdict(settings.bridge), "word_list_found": settings.bridge.word_list() is not None},
             "limit": limit, "negatives": negatives,
             "caps": {"context_chunks": settings.context_chunks,
                      "max_chunks_per_document": settings.max_chunks_per_document,

@@ -58,8 +58,8 @@ GATE_RULES = ("evidence", "ranked", "lexical")
 # unrelated passages alike score about 0.82), so USE's 0.43 let every off-topic question through.
 # Any other embedder (Ollama, OpenAI) gets USE's unless the operator sets them.
 # e5 gets no allowance or bonus for translated questions: they were measured for USE only.
-CALIBRATED = {"e5": {"GATE_MIN_EVIDENCE": 0.92, "GATE_TRANSLATED_ALLOWANCE": 0.0, "GATE_AGREEMENT_BONUS": 0.0, "GATE_COVERAGE_WEIGHT": 0.5,
-                     "GATE_MISSING_WEIGHT": 0.15}}
+CALIBRATED = {"e5": {"GATE_MIN_EVIDENCE": 0.92, "GATE_COVERAGE_WEIGHT": 0.5, "GATE_MISSING_WEIGHT": 0.15,
+                     "GATE_TRANSLATED_ALLOWANCE": 0.0, "GATE_AGREEMENT_BONUS": 0.0}}
 
 
 @dataclass(frozen=True)

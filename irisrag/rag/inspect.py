@@ -119,16 +119,16 @@ def inspect_document(
     cosine = bridged.cosines.get(document_id)
     return Trace(question, settings.mode, areas, document_id, settings.candidates, tuple(traces), others,
                  weight, share, tuple(bridged.words.items()), translated, None if cosine is None else round(cosine, 3),
-                 tuple(bridged.search_only.items()), *_needed(settings, bridged.crosses),
-                 settings.gate.agreement_bonus if bridged.agreed == document_id and settings.gate.rule == "evidence"
-                 else None)
+                 tuple(bridged.search_only.items()), *_evidence_notes(settings, bridged, document_id))
 
 
-def _needed(settings: RetrievalSettings, translated: bool) -> tuple[float | None, bool]:
-    """The evidence threshold the gate applied (rule ``evidence`` only) and whether it was the translated one."""
-    if settings.gate.rule != "evidence":
-        return None, False
-    return round(settings.gate.threshold(translated), 3), translated
+def _evidence_notes(settings: RetrievalSettings, bridged, document_id: int) -> tuple[float | None, bool, float | None]:
+    """Rule ``evidence`` only: the threshold applied, whether it was the translated one, this document's bonus."""
+    gate = settings.gate
+    if gate.rule != "evidence":
+        return None, False, None
+    bonus = gate.agreement_bonus if bridged.agreed == document_id else None
+    return round(gate.threshold(bridged.crosses), 3), bridged.crosses, bonus
 
 
 def _fusion(question_terms: frozenset[str], text_hits, settings: RetrievalSettings) -> tuple[float | None, float | None]:

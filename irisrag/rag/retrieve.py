@@ -403,11 +403,11 @@ def capped(documents: Sequence[int], verdicts: Sequence[str | None], settings: R
     kept = [False] * len(documents)
     per_document: Counter[int] = Counter()
     most = settings.max_chunks_per_document
+    room = settings.context_chunks
     for limit in ((1, most) if settings.context_spread else (most,)):
         for n, document in enumerate(documents):
-            if verdicts[n] is None and not kept[n] and per_document[document] < limit \
-                    and sum(per_document.values()) < settings.context_chunks:
-                kept[n] = True
+            if room and verdicts[n] is None and not kept[n] and per_document[document] < limit:
+                kept[n], room = True, room - 1
                 per_document[document] += 1
     return [verdict if verdict is not None or kept[n]
             else GATE_DOCUMENT_CAP if per_document[documents[n]] >= most else GATE_TOTAL_CAP
