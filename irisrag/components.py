@@ -63,6 +63,7 @@ class Components:
 
     @cached_property
     def store(self):
+        from irisrag.searchtext import SearchText
         from irisrag.vectorstore import VectorStore
 
         embedder = self.embedder
@@ -73,6 +74,7 @@ class Components:
             read_consistency_seconds=self.config["LANCEDB_READ_CONSISTENCY_SECONDS"],
             fts_language=self.config["FTS_LANGUAGE"],
             storage_options=self.config["LANCEDB_STORAGE_OPTIONS"],
+            search_text=SearchText.from_config(self.config),
         )
 
     @cached_property

@@ -221,6 +221,8 @@ SETTINGS: tuple[Setting, ...] = (
     # --- retrieval modes (hybrid = vector + full text, fused; README: retrieval quality) ---
     Setting("RETRIEVAL_MODE", "hybrid", "Candidate retrieval: `vector` (cosine), `fulltext` (BM25 on LanceDB's full-text index) or `hybrid` (both, fused; best on the shared benchmarks)."),
     Setting("FTS_LANGUAGE", "German", "Stemming language of the full-text index (`German`, `English`, ...); a change rebuilds the index at the next import."),
+    Setting("FULLTEXT_TITLES", True, "Full-text index: each chunk is searched with its document's title in front (a web page's title, else the file name without its ending) unless the chunk contains it; the text shown is unchanged. Applies to chunks written from then on: `flask rag rebuild --all` for the others (README: the search text).", _bool),
+    Setting("FULLTEXT_COMPOUNDS", True, "Full-text index in German (FTS_LANGUAGE): each chunk is searched with the parts of its compound nouns added, split with the BRIDGE_DICTIONARY word list (\"Nationalhymne\" -> \"national hymne\"), and so is each question. Without the list nothing is split. Applies to chunks written from then on (README: the search text).", _bool),
     Setting("FUSION_METHOD", "convex", "Hybrid fusion: `convex` (weighted sum of min-max scaled scores) or `rrf` (weighted Reciprocal Rank Fusion)."),
     Setting("FUSION_LEXICAL_WEIGHT", 0.65, "Weight of the full-text leg in the fusion when the question's terms occur in the searched areas.", float),
     Setting("FUSION_COVERAGE_FLOOR", 0.2, "Share of question terms found by full text at or below which the fusion uses the vector leg alone.", float),

@@ -34,6 +34,8 @@ from typing import Any, TypeVar
 
 from lancedb.index import FTS, Bitmap, IvfHnswSq, IvfSq
 
+from irisrag.vectortables import SEARCH_COLUMN, has_search_text
+
 log = logging.getLogger(__name__)
 
 # Snowball stemmers of Lance's tokenizer; the index records the one it was built with.
@@ -89,9 +91,14 @@ class Maintenance:
         return asdict(self)
 
 
-def fts_index(table: Any) -> Any:
-    """Return the table's full-text index description, None without one."""
-    return _find(table.list_indices(), "FTS", TEXT_COLUMN)
+def fulltext_column(table: Any) -> str:
+    """The column the full-text index reads: the search text, or ``text`` in a table made before it."""
+    return SEARCH_COLUMN if has_search_text(table) else TEXT_COLUMN
+
+
+def fts_index(table: Any, column: str | None = None) -> Any:
+    """Return the table's full-text index description (on ``column``, else the one it reads), None without one."""
+    return _find(table.list_indices(), "FTS", column or fulltext_column(table))
 
 
 def vector_index(table: Any) -> Any:
@@ -155,9 +162,9 @@ def _fulltext_current(index: Any, language: str) -> bool:
 
 
 def create_fulltext(table: Any, language: str) -> None:
-    """Build (or rebuild) the full-text index on ``text`` with the language's stemmer."""
+    """Build (or rebuild) the full-text index on the search text (``text``: older tables) with the language's stemmer."""
     config = FTS(language=language, stem=True, remove_stop_words=True, ascii_folding=True)
-    retry(lambda: table.create_index(TEXT_COLUMN, config=config, replace=True))
+    retry(lambda: table.create_index(fulltext_column(table), config=config, replace=True))
     log.info("language=%s event=fulltext_index_created", language)
 
 
@@ -250,3 +257,19 @@ def maintain(table: Any, language: str, policy: IndexPolicy, *, full: bool = Tru
     log.log(level, "event=maintenance full=%s rows=%d fulltext=%s vector=%s optimized=%s removed=%d seconds=%.3f",
             full, rows, fulltext, vector, optimize, removed, report.seconds)
     return report
+
+
+def add_search_text(table: Any, language: str) -> bool:
+    """Give a chunk table made before the search text column that column and its full-text index; True if it did.
+
+    The column starts as a copy of ``text`` (no titles, no compound parts: those come with the
+    next import or ``flask rag rebuild``). ``flask rag init-db`` runs this before the new
+    release's processes start, so no writer holds the table's old schema meanwhile.
+    """
+    if has_search_text(table):
+        return False
+    retry(lambda: table.add_columns({SEARCH_COLUMN: TEXT_COLUMN}))
+    if table.count_rows():
+        create_fulltext(table, language)
+    log.info("event=search_text_added rows=%d", table.count_rows())
+    return True

@@ -72,10 +72,19 @@ from lancedb.query import MatchQuery
 from irisrag import vectorindex as upkeep
 from irisrag.errors import EmbedderMismatch, EmbeddingError
 from irisrag.i18n import N_
+from irisrag.searchtext import SearchText
 from irisrag.vectorindex import FTS_LANGUAGES, IndexPolicy, Maintenance  # noqa: F401  (public here too)
 from irisrag.vectorstaging import StagedReplacement, Visibility, forget_document, purge_hidden, settle_all
 from irisrag.vectorstaging import read as staged_read
-from irisrag.vectortables import TABLE_PREFIX, chunk_schema, connect, opened_here, table_name  # noqa: F401
+from irisrag.vectortables import (  # noqa: F401
+    SEARCH_COLUMN,
+    TABLE_PREFIX,
+    chunk_schema,
+    connect,
+    has_search_text,
+    opened_here,
+    table_name,
+)
 
 log = logging.getLogger(__name__)
 _COLUMNS = ["document_id", "area_id", "chunk_index", "page", "text"]
@@ -87,6 +96,7 @@ class ChunkIn:
     index: int
     text: str
     page: int | None = None
+    title: str = ""   # the document's title: in the chunk's search text (``searchtext.py``)
 
 
 @dataclass(frozen=True)
@@ -117,8 +127,10 @@ class VectorStore:
     """The chunk vectors of one embedder in one LanceDB table."""
 
     def __init__(self, uri: str, model_key: str, dim: int, *, read_consistency_seconds: float | None = 2.0,
-                 fts_language: str = "German", storage_options: Mapping[str, str] | None = None) -> None:
+                 fts_language: str = "German", storage_options: Mapping[str, str] | None = None,
+                 search_text: SearchText | None = None) -> None:
         self.fts_language = upkeep.fulltext_language(fts_language)
+        self.search_text = search_text or SearchText()
         self.uri = uri
         self.model_key = model_key
         self.dim = int(dim)
@@ -126,6 +138,7 @@ class VectorStore:
         self.schema = chunk_schema(self.dim, model_key)
         self._db = connect(uri, storage_options=storage_options, read_consistency_seconds=read_consistency_seconds)
         self._table: Any = None
+        self._searchable = True
         self._lock = threading.Lock()
         self._warned_no_index = False
 
@@ -162,7 +175,12 @@ class VectorStore:
                     return None
                 self._check_dim(table)
                 self._table = table
+                self._searchable = has_search_text(table)
             return self._table
+
+    def _has_search_text(self) -> bool:
+        """Whether rows carry a search text: yes for a table made now, no for one made before the column."""
+        return self._open() is None or self._searchable
 
     def table(self, create: bool = False) -> Any:
         """Return the raw LanceDB table (None before the first write unless ``create``): for tools measuring LanceDB."""
@@ -209,6 +227,8 @@ class VectorStore:
         """Build the Arrow rows of one document's chunks."""
         doc, area = int(document_id), int(area_id)
         flat = pa.array(vectors.reshape(-1), type=pa.float32())
+        searchable = self._has_search_text()
+        search = [pa.array([self.search_text.chunk(c.title, c.text) for c in chunks], pa.string())] if searchable else []
         columns = [
             pa.array([f"{doc}:{int(c.index)}{id_suffix}" for c in chunks], pa.string()),
             pa.array([doc] * len(chunks), pa.int64()),
@@ -216,9 +236,11 @@ class VectorStore:
             pa.array([int(c.index) for c in chunks], pa.int32()),
             pa.array([None if c.page is None else int(c.page) for c in chunks], pa.int32()),
             pa.array([c.text for c in chunks], pa.string()),
+            *search,
             pa.FixedSizeListArray.from_arrays(flat, self.dim),
         ]
-        return pa.Table.from_arrays(columns, schema=self.schema)
+        schema = self.schema if searchable else chunk_schema(self.dim, self.model_key, search_text=False)
+        return pa.Table.from_arrays(columns, schema=schema)
 
     def arrow_rows(self, document_id: int, area_id: int, chunks: Sequence[ChunkIn], vectors: np.ndarray,
                    id_suffix: str = "") -> pa.Table:
@@ -331,14 +353,17 @@ class VectorStore:
         table = self._open()
         if not areas or k <= 0 or not words or table is None:
             return []
-        if upkeep.fts_index(table) is None:
+        column = SEARCH_COLUMN if self._searchable else upkeep.TEXT_COLUMN   # as the table was opened
+        if upkeep.fts_index(table, column) is None:
             if not self._warned_no_index:  # once per store: the next refresh_indexes fixes it
                 log.warning("table=%s event=fulltext_without_index (refresh_indexes not run yet)", self.table_name)
                 self._warned_no_index = True
             return []
+        if column == SEARCH_COLUMN:  # the chunks' compounds are split there: split the question's too
+            words = self.search_text.query_words(words)
         columns = [*_COLUMNS, "_score", *(["vector"] if vector is not None else [])]
         visible, result = staged_read(table, lambda visible: (
-            table.search(MatchQuery(" ".join(words), "text"), query_type="fts")
+            table.search(MatchQuery(" ".join(words), column), query_type="fts")
             .where(visible.where(areas), prefilter=True)
             .select(columns)
             .limit(int(k))

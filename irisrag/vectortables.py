@@ -18,6 +18,7 @@ import lancedb
 import pyarrow as pa
 
 TABLE_PREFIX = "chunks_"
+SEARCH_COLUMN = "search_text"   # what the full-text index reads (``searchtext.py``); tables made before lack it
 
 
 @dataclass(frozen=True)
@@ -36,8 +37,13 @@ def table_name(model_key: str) -> str:
     return TABLE_PREFIX + (re.sub(r"[^A-Za-z0-9]+", "_", model_key).strip("_") or "default")
 
 
-def chunk_schema(dim: int, model_key: str) -> pa.Schema:
-    """Return the Arrow schema of a chunk table (the model key is kept in its metadata)."""
+def chunk_schema(dim: int, model_key: str, search_text: bool = True) -> pa.Schema:
+    """Return the Arrow schema of a chunk table (the model key is kept in its metadata).
+
+    ``search_text=False``: the schema of a table made before the search text column, which
+    such a table keeps (its full-text index reads ``text``) until a rebuild makes it anew.
+    """
+    search = [pa.field(SEARCH_COLUMN, pa.string(), nullable=False)] if search_text else []
     return pa.schema(
         [
             pa.field("id", pa.string(), nullable=False),
@@ -46,10 +52,16 @@ def chunk_schema(dim: int, model_key: str) -> pa.Schema:
             pa.field("chunk_index", pa.int32(), nullable=False),
             pa.field("page", pa.int32(), nullable=True),
             pa.field("text", pa.string(), nullable=False),
+            *search,
             pa.field("vector", pa.list_(pa.float32(), dim), nullable=False),
         ],
         metadata={"model_key": model_key, "dim": str(dim)},
     )
+
+
+def has_search_text(table: Any) -> bool:
+    """Whether a chunk table has the search text column (made since it existed)."""
+    return SEARCH_COLUMN in table.schema.names
 
 
 _OPENED_IN: set[int] = set()  # pids that opened a connection (LanceDB's Rust runtime runs in them)

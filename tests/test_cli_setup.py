@@ -48,7 +48,8 @@ def test_cli_ensure_admin_prints_password_once(app):
 
 
 def test_cli_runs_from_the_repository_root_without_flags(tmp_path):
-    env = {**os.environ, "IRISRAG_SECRET_KEY": "k", "IRISRAG_DATABASE_URL": f"sqlite:///{tmp_path / 'cli.db'}"}
+    env = {**os.environ, "IRISRAG_SECRET_KEY": "k", "IRISRAG_DATABASE_URL": f"sqlite:///{tmp_path / 'cli.db'}",
+           "IRISRAG_LANCEDB_URI": str(tmp_path / "lancedb")}
     flask = [str(Path(sys.executable).parent / "flask"), "rag"]
     run = lambda *args, **kw: subprocess.run(flask + list(args), cwd=ROOT, env=env, capture_output=True, text=True, **kw)  # noqa: E731
     assert run("init-db").returncode == 0
@@ -58,3 +59,21 @@ def test_cli_runs_from_the_repository_root_without_flags(tmp_path):
     assert json.loads(listed.stdout)["areas"][0]["name"] == "Intranet"
     failed = run("link-area", "Intranet", "NoSuchGroup")
     assert failed.returncode == 1 and "There is no group" in failed.stderr
+
+
+def test_init_db_gives_an_older_chunk_table_its_search_text(app):
+    from irisrag.vectorindex import fts_index
+    from irisrag.vectortables import SEARCH_COLUMN, chunk_schema, connect, table_name
+
+    connection = connect(app.config["LANCEDB_URI"])
+    old = connection.create_table(table_name("older-8"), schema=chunk_schema(8, "older-8", search_text=False))
+    old.add([{"id": "1:0", "document_id": 1, "area_id": 1, "chunk_index": 0, "page": None,
+              "text": "Die Nationalhymne", "vector": [0.5] * 8}])
+    runner = app.test_cli_runner()
+    first = runner.invoke(args=["rag", "init-db"])
+    assert first.exit_code == 0 and "chunks_older_8: search text column added" in first.output
+    table = connection.open_table(table_name("older-8"))
+    assert SEARCH_COLUMN in table.schema.names and fts_index(table) is not None
+    assert table.to_arrow().column(SEARCH_COLUMN).to_pylist() == ["Die Nationalhymne"]
+    second = runner.invoke(args=["rag", "init-db"])
+    assert second.exit_code == 0 and "search text" not in second.output

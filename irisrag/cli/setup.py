@@ -10,13 +10,17 @@ from irisrag.cli import command
 from irisrag.models import Area, Group, User
 from irisrag.models.schema import upgrade
 from irisrag.services import admin as admin_service
+from irisrag.services.system import add_search_text
 
 
 @command("init-db")
 def init_db() -> None:
-    """Create or upgrade the database schema."""
+    """Create or upgrade the database schema (and the chunk tables' search text column)."""
     before, after = upgrade()
     click.echo(f"Schema at version {after} (was {before}).")
+    for name in add_search_text():
+        click.echo(f"Table {name}: search text column added, full-text index rebuilt "
+                   f"(run `flask rag rebuild --all` for titles and compound parts).")
 
 
 def _read_password(password_stdin: bool) -> str:

@@ -108,7 +108,7 @@ class BridgeSettings:
                    dictionary=str(config.get("BRIDGE_DICTIONARY", default.dictionary)).strip(),
                    dictionary_gate=parse_bool(config.get("BRIDGE_DICTIONARY_GATE", default.dictionary_gate)),
                    dictionary_evidence=float(config.get("BRIDGE_DICTIONARY_EVIDENCE", default.dictionary_evidence)),
-                   dictionary_cache=_cache_folder(config))
+                   dictionary_cache=cache_folder(config))
 
     def word_list(self) -> Dictionary | None:
         """The dictionary named by ``dictionary`` (None when none is set or the file is missing)."""
@@ -117,7 +117,8 @@ class BridgeSettings:
         return dictionary.load(Path(self.dictionary), Path(self.dictionary_cache) if self.dictionary_cache else None)
 
 
-def _cache_folder(config: Mapping[str, Any]) -> str:
+def cache_folder(config: Mapping[str, Any]) -> str:
+    """The instance folder parsed word lists are kept in (``dictionary.load``)."""
     from irisrag import ROOT
 
     return str(ROOT / str(config.get("INSTANCE_PATH", "instance")) / "cache")

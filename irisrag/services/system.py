@@ -260,3 +260,14 @@ def system_view() -> SystemView:
     counts = Counter({row.status: row.count for row in Document.select(
         Document.status, fn.COUNT(Document.id).alias("count")).group_by(Document.status)})
     return SystemView(queue_view(), index_view(), disk_views(), dict(sorted(counts.items())))
+
+
+def add_search_text() -> list[str]:
+    """Give every chunk table made before the search text column that column (``flask rag init-db``); their names."""
+    from irisrag import vectorindex
+
+    comps = components.get()
+    connection = comps.lancedb_connection()
+    language = vectorindex.fulltext_language(comps.config["FTS_LANGUAGE"])
+    return [name for name in vectortables.table_names(connection) if name.startswith(vectortables.TABLE_PREFIX)
+            and vectorindex.add_search_text(connection.open_table(name), language)]

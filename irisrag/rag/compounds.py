@@ -1,0 +1,60 @@
+"""Split German compound nouns into their parts for the full-text index ("Nationalhymne" -> "national", "hymne").
+
+BM25 matches whole words: a question about the "Hymne" misses a paragraph that only says
+"Nationalhymne", and "Bevölkerungszahl" misses "Bevölkerung". So the full-text index reads
+each chunk with the parts of its compound nouns added (``searchtext.py``), and a question's
+full-text search adds the parts of its own. A word is split when it is a capitalised word
+(a German noun) of at least MIN_WORD letters whose end is a noun of the word list (Debian's
+``trans-de-en``, ``dictionary.py``) and whose beginning, less a linking "s", "es", "n" or
+"en", is a word of it, both at least MIN_PART letters; of several cuts the one with the
+longest last part (the compound's head noun) wins. Both sides are split by the same rule, so
+a poor cut ("Regierungen" -> "regie", "rungen") mostly repeats the word it came from.
+
+Measured on xquad/de (README: the search text, issue 16 ninth step): full text alone 0.936 -> 0.947
+nDCG@10, hybrid 0.956 -> 0.961 in the replay; verbs and adjectives, shorter parts or a head
+that need not be a noun were worse.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from irisrag.rag.dictionary import Dictionary
+
+MIN_WORD = 9          # the shortest word that is split
+MIN_PART = 4          # the shortest part
+LINKS = ("s", "es", "n", "en", "")   # what may join the first part to the head noun (tried in this order)
+WORD = re.compile(r"[^\W\d_]+")
+
+
+class Compounds:
+    """The compound splitter of one word list (kept per process with the list, ``dictionary.load``)."""
+
+    def __init__(self, words: Dictionary) -> None:
+        self.known = frozenset(words.folded)
+        self.nouns = frozenset(word.casefold() for word in words.entries if word[:1].isupper())
+        self.split = lru_cache(maxsize=50_000)(self._split)
+
+    def _split(self, word: str) -> tuple[str, ...]:
+        """The word's two parts, folded ("Nationalhymne" -> ("national", "hymne")); () when it is not split."""
+        if len(word) < MIN_WORD or not word[:1].isupper():
+            return ()
+        folded = word.casefold()
+        for cut in range(MIN_PART, len(folded) - MIN_PART + 1):
+            head, tail = folded[:cut], folded[cut:]
+            if tail in self.nouns:
+                first = self._first_part(head)
+                if first:
+                    return first, tail
+        return ()
+
+    def _first_part(self, head: str) -> str:
+        for link in LINKS:
+            stem = head[: len(head) - len(link)]
+            if head.endswith(link) and len(stem) >= MIN_PART and stem in self.known:
+                return stem
+        return ""
+
+    def parts(self, text: str) -> list[str]:
+        """The parts of every compound noun in the text, in text order."""
+        return [part for match in WORD.finditer(text) for part in self.split(match.group())]
