@@ -45,6 +45,7 @@ class ImportJob:
     known_sha256: str = ""
     known_chunks: int = 0
     force: bool = False
+    title: str = ""   # the name shown for the document: in each chunk's full-text search text
 
 
 @dataclass(frozen=True)
@@ -192,7 +193,7 @@ def _chunk_and_embed(pages: PagePrefetch, page_total: int | None, embedder, sett
         t0 = time.perf_counter()
         vectors = np.asarray(embedder.embed_documents([c.text for c in batch]), dtype=np.float32)
         embed_seconds += time.perf_counter() - t0
-        writer.add([ChunkIn(c.index, c.text, c.page) for c in batch], vectors)
+        writer.add([ChunkIn(c.index, c.text, c.page, writer.job.title) for c in batch], vectors)
         batch.clear()
         progress("embedding", writer.rows, total())
 

@@ -252,6 +252,11 @@ def _release(lock) -> None:
             time.sleep(1.0)
 
 
+def title_of(doc: Document) -> str:
+    """The title a document's chunks are searched with: a page's title, else its file name without the ending."""
+    return doc.title or Path(doc.name).stem
+
+
 def _pipeline_inputs(doc: Document, force: bool):
     """Return the pipeline's job and settings for a document, its file re-checked in the source volume."""
     from irisrag.ingest.ocr import OcrSettings
@@ -262,7 +267,7 @@ def _pipeline_inputs(doc: Document, force: bool):
     # Re-checked here, at read time: a symlink swapped into the volume since is not followed out.
     path = recheck_in_volume(config["SRC_VOLUME_PATH"], Path(doc.directory) / doc.name)
     job = ImportJob(doc.id, doc.area_id, path, doc.kind, doc.sha256,
-                    doc.chunk_count if doc.embedder_key == comps.embedder.key else 0, force)
+                    doc.chunk_count if doc.embedder_key == comps.embedder.key else 0, force, title_of(doc))
     settings = PipelineSettings(config["CHUNK_SIZE"], config["CHUNK_OVERLAP"], config["EMBEDDING_BATCH_SIZE"],
                                 OcrSettings(config["OCR_LANGUAGES"], config["OCR_PAGE_TIMEOUT"]),
                                 config["IMPORT_WRITE_ROWS"])

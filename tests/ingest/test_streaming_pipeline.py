@@ -139,3 +139,18 @@ def test_pdf_pages_read_the_same_from_an_opened_file_as_by_path(tmp_path):
     pdf = extract_pdf.open_pdf(path)
     again = [p.text for p in extract_pdf.iter_pdf_pages(path, pdf)]
     assert again == kept and len(kept) == 130 and "Seite 130" in kept[-1]
+
+
+def test_each_chunk_carries_its_documents_title_for_the_search_text(tmp_path):
+    from irisrag.jobs.documents import title_of
+    from irisrag.models import Document
+
+    path = tmp_path / "notiz.md"
+    path.write_text("Paketverwaltung mit apt und dpkg. " * 60)
+    store = _Store()
+    run_import(ImportJob(1, 1, path, "text", title="Debian-Handbuch"), embedder=FakeEmbedder(16), store=store,
+               settings=PipelineSettings(700, 150, 4), progress=lambda *c: None)
+    rows, _ = store.rows
+    assert len(rows) > 2 and {r.title for r in rows} == {"Debian-Handbuch"}
+    assert title_of(Document(name="Urlaubsantrag_2024.pdf", title="")) == "Urlaubsantrag_2024"
+    assert title_of(Document(name="index.html", title="Elternzeit beantragen")) == "Elternzeit beantragen"
