@@ -19,6 +19,7 @@ from irisrag.models import EvalRun
 from irisrag.rag.expand import build_expander
 from irisrag.rag.rerank import build_reranker
 from irisrag.rag.retrieve import MODES, RetrievalSettings
+from irisrag.searchtext import SearchText
 from irisrag.vectorstore import FTS_LANGUAGES
 
 _HEAD = {"ndcg@10": "nDCG@10", "recall@5": "R@5", "recall@10": "R@10", "recall@100": "R@100",
@@ -88,7 +89,7 @@ def _params(options: runner.EvalOptions, limit: int | None, negatives: list[str]
             "fts_language": options.fts_language, "candidates": settings.candidates,
             "fusion": asdict(settings.fusion), "gate": asdict(settings.gate),
             "bridge": {**asdict(settings.bridge), "word_list_found": settings.bridge.word_list() is not None},
-            "limit": limit, "negatives": negatives,
+            "fulltext": options.search_text.as_dict(), "limit": limit, "negatives": negatives,
             "caps": {"context_chunks": settings.context_chunks,
                      "max_chunks_per_document": settings.max_chunks_per_document,
                      "context_spread": settings.context_spread},
@@ -135,7 +136,8 @@ def eval_command(dataset_dir: Path, split: str, mode: str, limit: int | None, ft
     options = runner.EvalOptions(
         settings=RetrievalSettings.from_config(config), chunk_size=int(config["CHUNK_SIZE"]),
         chunk_overlap=int(config["CHUNK_OVERLAP"]), fts_language=fts_language or config["FTS_LANGUAGE"],
-        batch_size=int(config["EMBEDDING_BATCH_SIZE"]))
+        batch_size=int(config["EMBEDDING_BATCH_SIZE"]),
+        search_text=SearchText.from_config({**config, "FTS_LANGUAGE": fts_language or config["FTS_LANGUAGE"]}))
     folder = scratch or Path(current_app.instance_path) / "tmp" / "eval"
     if followups:
         report, params = eval_followups.run(beir.load(dataset_dir, split, name=name), limit or 200, options, folder)

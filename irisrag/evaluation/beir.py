@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from irisrag.errors import ValidationError
@@ -27,6 +27,7 @@ class Dataset:
     queries: dict[str, str]              # query id -> question (this split only)
     qrels: dict[str, dict[str, int]]     # query id -> corpus id -> relevance (> 0)
     fingerprint: str                     # sha256 of corpus.jsonl (keys caches)
+    titles: dict[str, str] = field(default_factory=dict)   # corpus id -> title (in its chunks' search text)
 
 
 GENERIC_NAMES = frozenset({"beir", "data", "dataset", "corpus", "eval", "test", "latest"})
@@ -87,11 +88,13 @@ def load(directory: str | Path, split: str = "test", limit: int | None = None, *
     if missing:
         raise ValidationError(N_("This is not a BEIR dataset directory (or the split does not exist)"),
                               f"missing: {', '.join(missing)}")
-    corpus = {str(r["_id"]): document_text(r) for r in _jsonl(files[0])}
+    records = list(_jsonl(files[0]))
+    corpus = {str(r["_id"]): document_text(r) for r in records}
+    titles = {str(r["_id"]): str(r.get("title") or "").strip() for r in records}
     qrels = read_qrels(files[2])
     queries = {str(r["_id"]): str(r["text"]) for r in _jsonl(files[1]) if str(r["_id"]) in qrels}
     if limit is not None:
         queries = dict(list(queries.items())[: max(int(limit), 0)])
     qrels = {q: {d: rel for d, rel in qrels[q].items() if d in corpus} for q in queries}
     digest = hashlib.sha256(files[0].read_bytes()).hexdigest()
-    return Dataset(name or dataset_name(path), split, corpus, queries, qrels, digest)
+    return Dataset(name or dataset_name(path), split, corpus, queries, qrels, digest, titles)

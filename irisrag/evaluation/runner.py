@@ -6,8 +6,9 @@ Protocol (the same as the baselines in ``../shared/eval/README.md``):
    the product's chunker (CHUNK_SIZE / CHUNK_OVERLAP, 700 / 150), embedded with the
    configured embedder, written with ``VectorStore.replace_documents`` into a fresh LanceDB
    directory under the scratch folder (one area), and indexed with ``refresh_indexes``.
-   The app's own LanceDB and database are never touched; the scratch LanceDB is deleted
-   afterwards. Chunk and query embeddings are cached in ``<scratch>/cache`` keyed by
+   The full-text index reads each chunk's search text as the app's would (``searchtext.py``:
+   the record's title, German compound parts). The app's own LanceDB and database are never
+   touched; the scratch LanceDB is deleted afterwards. Chunk and query embeddings are cached in ``<scratch>/cache`` keyed by
    (corpus SHA256, embedder key, chunk size, overlap), so a rerun skips the embedding.
 2. Each query is answered by ``retrieve.build_context`` in each mode, the function the
    product's questions call: CONTEXT_CANDIDATES (256) chunks ranked by cosine (``vector``),
@@ -47,6 +48,7 @@ from irisrag.evaluation.metrics import METRICS
 from irisrag.evaluation.vectors import LazyEmbedder, Meter, Progress, TextCache, embed_chunks, embed_queries
 from irisrag.ingest.chunk import chunk_text
 from irisrag.rag.retrieve import MODES, RetrievalSettings, build_context
+from irisrag.searchtext import SearchText
 from irisrag.vectorstore import ChunkIn, VectorStore
 
 log = logging.getLogger(__name__)
@@ -64,6 +66,7 @@ class EvalOptions:
     chunk_overlap: int = 150
     fts_language: str = "English"
     batch_size: int = 32
+    search_text: SearchText = field(default_factory=SearchText)   # what the full-text index reads (the app's)
 
 
 @dataclass(frozen=True)
@@ -108,8 +111,8 @@ def _key(*parts: object) -> str:
 
 def chunk_corpus(dataset: Dataset, size: int, overlap: int) -> list[tuple[int, list[ChunkIn]]]:
     """Chunk every corpus document; document ids are positions in the corpus."""
-    return [(doc, [ChunkIn(c.index, c.text, c.page) for c in chunk_text(text, size, overlap)])
-            for doc, text in enumerate(dataset.corpus.values())]
+    return [(doc, [ChunkIn(c.index, c.text, c.page, dataset.titles.get(key, "")) for c in chunk_text(text, size, overlap)])
+            for doc, (key, text) in enumerate(dataset.corpus.items())]
 
 
 def build_store(dataset: Dataset, embedder: Embedder, options: EvalOptions, lancedb_dir: Path, cache_dir: Path,
@@ -126,7 +129,7 @@ def build_store(dataset: Dataset, embedder: Embedder, options: EvalOptions, lanc
     timings["embed"] = time.perf_counter() - start
     start = time.perf_counter()
     store = VectorStore(str(lancedb_dir), embedder.key, embedder.dim, read_consistency_seconds=None,
-                        fts_language=options.fts_language)
+                        fts_language=options.fts_language, search_text=options.search_text)
     offset = 0
     for i in range(0, len(documents), WRITE_BATCH):
         batch = []

@@ -33,6 +33,7 @@ def test_cli_eval_json_keeps_runs_and_leaves_no_trace(app, tmp_path):
     assert set(data["prepare_seconds"]) == {"chunk", "embed", "write", "index"}
     assert data["settings"]["gate"]["rule"] == "evidence" and data["settings"]["caps"]["context_chunks"] == 9
     assert data["settings"]["caps"]["context_spread"] is True and "word_list_found" in data["settings"]["bridge"]
+    assert data["settings"]["fulltext"]["titles"] is True and "compounds_found" in data["settings"]["fulltext"]
     assert set(data["modes"]) == {"vector", "fulltext", "hybrid"}
     for mode in data["modes"].values():
         assert {"ndcg@10", "recall@5", "recall@10", "recall@100", "mrr@10", "p@5", "timings", "context_recall",

@@ -146,3 +146,19 @@ def test_runner_reranks_like_the_product_embedding_only_the_top_passages(tmp_pat
     second = runner.run(dataset, FakeEmbedder(), options, scratch, [rerun])
     assert again.documents == 1  # the warm-up only: passages and questions came from the cache
     assert second.modes["hybrid+rerank"].metrics == first.modes["hybrid+rerank"].metrics
+
+
+def test_the_eval_store_searches_each_chunk_with_its_records_title(tmp_path):
+    long_text = " ".join(["Filler words about nothing in particular."] * 40) + " The end."
+    path = write_dataset(tmp_path / "titled",
+                         [{"_id": "T", "title": "Cerebral white matter", "text": long_text},
+                          {"_id": "U", "text": "Unrelated text."}],
+                         [{"_id": "q", "text": "alpha"}], [("q", "T", 1)])
+    dataset = beir.load(path)
+    assert dataset.titles == {"T": "Cerebral white matter", "U": ""}
+    store, chunks, _ = runner.build_store(dataset, CountingTableEmbedder(), runner.EvalOptions(),
+                                          tmp_path / "lance", tmp_path / "cache")
+    found = store.search_fulltext("white matter", [runner.SCRATCH_AREA], 10)
+    assert chunks > 2 and len(found) == chunks - 1                     # every chunk of T, none of U
+    shown = {t.hit.chunk_index for t in found if "white matter" in t.hit.text}
+    assert shown == {0}                     # the title is in the first chunk's text only: shown without it
