@@ -267,6 +267,9 @@ def add_search_text() -> list[str]:
     from irisrag import vectorindex
 
     comps = components.get()
+    uri = comps.lancedb_uri()
+    if "://" not in uri and not Path(uri).is_dir():
+        return []   # a new installation: nothing stored yet (and no folder made for it here)
     connection = comps.lancedb_connection()
     language = vectorindex.fulltext_language(comps.config["FTS_LANGUAGE"])
     return [name for name in vectortables.table_names(connection) if name.startswith(vectortables.TABLE_PREFIX)
