@@ -85,12 +85,17 @@ def test_compounds_only_for_german_and_with_the_word_list(tmp_path, word_list):
     assert missing.as_dict()["compounds_found"] is False
 
 
-def test_a_table_made_before_the_search_text_keeps_indexing_the_text(tmp_path):
-    uri = str(tmp_path / "lance")
+def _older_table(uri: str) -> VectorStore:
+    """A chunk table with the schema from before the search text column, one titled document in it."""
     connect(uri).create_table(table_name("fake-8"), schema=chunk_schema(DIM, "fake-8", search_text=False))
     store = VectorStore(uri, "fake-8", DIM, read_consistency_seconds=None, fts_language="English")
     _put(store, 1, "Diffusion tensor imaging.", title="Cerebral white matter")
     store.refresh_indexes()
+    return store
+
+
+def test_a_table_made_before_the_search_text_keeps_indexing_the_text(tmp_path):
+    store = _older_table(str(tmp_path / "lance"))
     table = store.table()
     assert SEARCH_COLUMN not in table.schema.names and fts_index(table) is not None
     assert _found(store, "diffusion") == [(1, 0)] and _found(store, "white matter") == []
@@ -105,10 +110,7 @@ def test_init_db_adds_the_column_to_a_table_made_before_it(tmp_path):
     from irisrag.vectorindex import add_search_text
 
     uri = str(tmp_path / "lance")
-    connect(uri).create_table(table_name("fake-8"), schema=chunk_schema(DIM, "fake-8", search_text=False))
-    store = VectorStore(uri, "fake-8", DIM, read_consistency_seconds=None, fts_language="English")
-    _put(store, 1, "Diffusion tensor imaging.", title="Cerebral white matter")
-    store.refresh_indexes()
+    _older_table(uri)
     old = connect(uri).open_table(table_name("fake-8"))      # as init-db opens it
     assert add_search_text(old, "English") is True and add_search_text(old, "English") is False
     migrated = VectorStore(uri, "fake-8", DIM, read_consistency_seconds=None, fts_language="English")
