@@ -16,9 +16,9 @@ chunks get their titles and parts when they are written again (``flask rag rebui
 """
 from __future__ import annotations
 
-import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -68,17 +68,10 @@ class SearchText:
         return {"titles": self.titles, "compounds": self.compounds, "compounds_found": self.splitter() is not None}
 
 
-_splitters: dict[tuple[str, str], Compounds | None] = {}
-_lock = threading.Lock()
-
-
+@lru_cache(maxsize=8)
 def compounds_of(path: str, cache: str) -> Compounds | None:
     """The splitter of the word list at ``path``, built once per process (None when the file is missing)."""
     from irisrag.rag import dictionary
 
-    key = (path, cache)
-    with _lock:
-        if key not in _splitters:
-            words = dictionary.load(Path(path), Path(cache) if cache else None)
-            _splitters[key] = Compounds(words) if words is not None else None
-        return _splitters[key]
+    words = dictionary.load(Path(path), Path(cache) if cache else None)
+    return Compounds(words) if words is not None else None

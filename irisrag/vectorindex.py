@@ -269,7 +269,8 @@ def add_search_text(table: Any, language: str) -> bool:
     if has_search_text(table):
         return False
     retry(lambda: table.add_columns({SEARCH_COLUMN: TEXT_COLUMN}))
-    if table.count_rows():
+    rows = table.count_rows()
+    if rows:
         create_fulltext(table, language)
-    log.info("event=search_text_added rows=%d", table.count_rows())
+    log.info("event=search_text_added rows=%d", rows)
     return True

@@ -41,7 +41,7 @@ def chunk_schema(dim: int, model_key: str, search_text: bool = True) -> pa.Schem
     """Return the Arrow schema of a chunk table (the model key is kept in its metadata).
 
     ``search_text=False``: the schema of a table made before the search text column, which
-    such a table keeps (its full-text index reads ``text``) until a rebuild makes it anew.
+    such a table keeps (its full-text index reads ``text``) until ``flask rag init-db`` adds it.
     """
     search = [pa.field(SEARCH_COLUMN, pa.string(), nullable=False)] if search_text else []
     return pa.schema(
