@@ -15,21 +15,11 @@ from irisrag.services import documents
 from tests.conftest import free_port, make_app
 from tests.integration.test_worker import start_worker, stop_worker
 from tests.support.http_stub import HttpStub, Reply
+from tests.support.imports import wait_final  # noqa: F401  (imported from here by other tests)
 
 pytestmark = pytest.mark.integration
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-FINAL = ("done", "unchanged", "failed")
 
-
-def wait_final(app, document_id: int, seconds: float = 60) -> Document:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        with app.app_context(), db.connection_context():
-            doc = Document.get_by_id(document_id)
-        if doc.status in FINAL:
-            return doc
-        time.sleep(0.1)
-    raise AssertionError(f"document {document_id} still {doc.status}")
 
 
 def store_rows(app, document_id: int):

@@ -8,7 +8,6 @@ is never shown to a user of B by the dashboard, the stream, the API or the CLI.
 from __future__ import annotations
 
 import io
-import time
 from pathlib import Path
 
 import pytest
@@ -21,25 +20,15 @@ from irisrag.services import api_keys, documents
 from tests.conftest import csrf_token, login, make_app
 from tests.integration.test_worker import start_worker, stop_worker
 from tests.support.http_stub import HttpStub, Reply
+from tests.support.imports import wait_final  # noqa: F401  (imported from here by other tests)
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 SECRET = "ALPHA-SECRET-4242"
 QUESTION = "Wie lautet der Zugangscode für den Reaktor?"
 A_TEXT = f"# Reaktor\n\nDer Zugangscode für den Reaktor lautet {SECRET}. Der Reaktor wird monatlich gewartet.\n"
 B_TEXT = "# Reaktor\n\nDer Zugangscode für den Reaktor in Bravo steht nicht hier. BRAVO-PUBLIC-17.\n"
-FINAL = ("done", "unchanged", "failed")
 PASSWORD = "password123"
 
-
-def wait_final(app, document_id: int, seconds: float = 90) -> Document:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        with app.app_context(), db.connection_context():
-            doc = Document.get_by_id(document_id)
-        if doc.status in FINAL:
-            return doc
-        time.sleep(0.1)
-    raise AssertionError(f"document {document_id} still {doc.status}")
 
 
 def seed(app) -> dict[str, int]:
