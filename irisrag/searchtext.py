@@ -13,6 +13,10 @@ The chunk's text as shown, quoted and cited is unchanged: the search text is a c
 own (``vectortables.SEARCH_COLUMN``). A table made before that column existed keeps indexing
 the text alone until ``flask rag init-db`` gives it the column (``vectorindex.add_search_text``);
 chunks get their titles and parts when they are written again (``flask rag rebuild``).
+Reads return it with each hit (``Hit.search_text``): the gate and the found sources match the
+question's words in it (``Hit.lexical_text``), so a question answered only by the title is not
+called off-topic; the ranking (the term bridge's unknown words, the fusion's full-text weight)
+reads the shown text, as it was measured.
 """
 from __future__ import annotations
 

@@ -11,6 +11,7 @@ INTERFACE (fixed; other modules rely on it):
         text: str
         score: float          # cosine similarity, higher is better
         rank: int             # 0-based rank in the search that produced it
+        search_text: str = "" # what the full-text index read (title, compound parts); lexical_text: it, else text
 
     class VectorStore:
         def __init__(self, uri: str, model_key: str, dim: int, *, read_consistency_seconds: float | None = 2.0,
@@ -108,6 +109,12 @@ class Hit:
     text: str
     score: float
     rank: int
+    search_text: str = ""   # what the full-text index read (title, compound parts: ``searchtext.py``); "" = text
+
+    @property
+    def lexical_text(self) -> str:
+        """The text the gate and the found sources match the question in: the search text, else the text."""
+        return self.search_text or self.text
 
 
 @dataclass(frozen=True)
@@ -181,6 +188,10 @@ class VectorStore:
     def _has_search_text(self) -> bool:
         """Whether rows carry a search text: yes for a table made now, no for one made before the column."""
         return self._open() is None or self._searchable
+
+    def _columns(self) -> list[str]:
+        """The columns a read returns: the search text too where the table has it (after ``_open``)."""
+        return [*_COLUMNS, SEARCH_COLUMN] if self._searchable else _COLUMNS
 
     def table(self, create: bool = False) -> Any:
         """Return the raw LanceDB table (None before the first write unless ``create``): for tools measuring LanceDB."""
@@ -339,7 +350,7 @@ class VectorStore:
             table.search(query, vector_column_name="vector")
             .distance_type("cosine")
             .where(visible.where(areas), prefilter=True)
-            .select([*_COLUMNS, "_distance"])
+            .select([*self._columns(), "_distance"])
             .limit(int(k))
         ).to_arrow())
         rows = result.to_pylist()
@@ -361,7 +372,7 @@ class VectorStore:
             return []
         if column == SEARCH_COLUMN:  # the chunks' compounds are split there: split the question's too
             words = self.search_text.query_words(words)
-        columns = [*_COLUMNS, "_score", *(["vector"] if vector is not None else [])]
+        columns = [*self._columns(), "_score", *(["vector"] if vector is not None else [])]
         visible, result = staged_read(table, lambda visible: (
             table.search(MatchQuery(" ".join(words), column), query_type="fts")
             .where(visible.where(areas), prefilter=True)
@@ -374,7 +385,7 @@ class VectorStore:
             query = np.asarray(vector, dtype=np.float32).reshape(-1)
             matrix = result.column("vector").combine_chunks().flatten().to_numpy().reshape(-1, self.dim)
             similarity = matrix @ (query / max(float(np.linalg.norm(query)), 1e-12)).astype(np.float32)
-        rows = result.select([*_COLUMNS, "_score"]).to_pylist()
+        rows = result.select([*self._columns(), "_score"]).to_pylist()
         return [TextHit(_hit(row, visible, score=float(similarity[rank]), rank=rank), float(row["_score"]))
                 for rank, row in enumerate(rows)]
 
@@ -404,7 +415,7 @@ class VectorStore:
         if table is None:
             return []
         visible, result = staged_read(table, lambda visible: (
-            table.search().where(f"document_id = {int(document_id)} AND {visible.where()}").select(_COLUMNS)
+            table.search().where(f"document_id = {int(document_id)} AND {visible.where()}").select(self._columns())
             .limit(None).to_arrow()
         ))
         rows = result.to_pylist()
@@ -437,4 +448,5 @@ def _hit(row: dict[str, Any], visible: Visibility, *, score: float, rank: int) -
         text=row["text"],
         score=score,
         rank=rank,
+        search_text=row.get(SEARCH_COLUMN) or "",
     )

@@ -121,3 +121,30 @@ def test_init_db_adds_the_column_to_a_table_made_before_it(tmp_path):
     migrated.refresh_indexes()
     assert _found(migrated, "white matter") == [(1, 0)]
     assert fts_index(migrated.table()).index_details["language"] == "English"
+
+
+def _unit(*values: float) -> np.ndarray:
+    vector = np.array([*values, *[0.0] * (DIM - len(values))], dtype=np.float32)
+    return vector / np.linalg.norm(vector)
+
+
+def test_the_gate_and_the_sources_match_the_question_in_the_search_text(tmp_path):
+    """A question whose words are only in the document's title (its file name) gets the document, as full text found it."""
+    from irisrag.rag.retrieve import RetrievalSettings, build_context
+
+    store = VectorStore(str(tmp_path / "lance"), "fake-8", DIM, read_consistency_seconds=None, fts_language="German")
+    chunks = [ChunkIn(0, "Am ersten Mai wird im Park gesungen und getanzt.", None, "Hymnen und Feiern")]
+    store.replace_document(1, 1, chunks, _unit(1.0)[None, :])
+    store.replace_document(2, 1, [ChunkIn(0, "Die Kantine öffnet um acht Uhr.", None, "Kantine")], _unit(0.0, 1.0)[None, :])
+    store.refresh_indexes()
+    settings = RetrievalSettings.from_config({"RETRIEVAL_MODE": "hybrid", "GATE_RULE": "evidence",
+                                              "TERM_BRIDGE": "none", "CONTEXT_SPREAD": "true"})
+    context = build_context("Welche Hymnen und Feiern gibt es?", [1], embedder=None, store=store, settings=settings,
+                            query_vector=_unit(0.1, 0.0, 1.0))      # cosine 0.1 to the document: the words decide
+    assert [c.hit.document_id for c in context.chunks] == [1]
+    assert context.chunks[0].hit.text == chunks[0].text           # shown and cited without the title
+    assert context.chunks[0].match.terms == context.terms           # both words, from the title
+    assert [s.document_id for s in context.sources] == [1]
+    old = _older_table(str(tmp_path / "old"))                       # no search text: the text is matched
+    hit = old.search(_unit(1.0), [1], 5)[0]
+    assert hit.search_text == "" and hit.lexical_text == hit.text

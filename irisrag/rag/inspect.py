@@ -142,7 +142,7 @@ def _fusion(question_terms: frozenset[str], text_hits, settings: RetrievalSettin
 
 def _trace(chunk, vector_rank, fulltext_rank, fused_rank, question_terms, gate, position,
            evidence: float | None = None) -> ChunkTrace:
-    found = match(question_terms, chunk.text)
+    found = match(question_terms, chunk.lexical_text)
     return ChunkTrace(chunk.chunk_index, chunk.page, chunk.text, vector_rank, fulltext_rank, fused_rank,
                       round(found.score, 2), tuple(sorted(found.terms)), gate, position,
                       None if evidence is None else round(evidence, 3))

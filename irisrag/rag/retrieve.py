@@ -229,7 +229,7 @@ def build_context(
                                     mode or settings.mode, asked, timer, search_text, reranker)
         question_terms = bridged.terms(asked)
         with timer.stage("lexical"):
-            matches = [match(question_terms, hit.text) for hit in hits]
+            matches = [match(question_terms, hit.lexical_text) for hit in hits]
         with timer.stage("select"):
             candidates = gate_candidates(hits, matches, question_terms, settings,
                                          credit=bridged.credit(asked, settings.bridge.evidence,
