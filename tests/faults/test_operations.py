@@ -20,6 +20,7 @@ from tests.conftest import free_port, login, make_app, post
 from tests.integration.test_worker import start_worker, stop_worker
 from tests.services import QUESTION, seed_library
 from tests.support.http_stub import Reply, closed_port
+from tests.support.imports import wait_status
 
 HX = {"HX-Request": "true"}
 
@@ -35,16 +36,6 @@ def admin_for(app):
     assert login(client, "root", "rootpassword", admin=True).status_code == 302
     return client
 
-
-def wait_status(app, document_id: int, wanted: tuple[str, ...], seconds: float = 60) -> Document:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        with app.app_context(), db.connection_context():
-            doc = Document.get_by_id(document_id)
-        if doc.status in wanted:
-            return doc
-        time.sleep(0.1)
-    raise AssertionError(f"document {document_id} is {doc.status}, not {wanted}")
 
 
 # --- the system page --------------------------------------------------------------------

@@ -15,8 +15,8 @@ from irisrag.models import Area, Document
 from irisrag.services import admin as admin_service
 from irisrag.services import documents
 from tests.conftest import free_port, make_app
-from tests.integration.test_import_jobs import wait_final
 from tests.integration.test_worker import start_worker, stop_worker
+from tests.support.imports import wait_final, wait_status
 
 pytestmark = pytest.mark.integration
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -32,16 +32,6 @@ def start_redis(port: int) -> subprocess.Popen:
             time.sleep(0.05)
     raise AssertionError("the bundled Redis did not start")
 
-
-def wait_status(app, document_id: int, wanted: str, seconds: float = 60) -> Document:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        with app.app_context(), db.connection_context():
-            row = Document.get_by_id(document_id)
-        if row.status == wanted:
-            return row
-        time.sleep(0.05)
-    raise AssertionError(f"document {document_id} is {row.status}, not {wanted}")
 
 
 def test_worker_survives_a_redis_outage_mid_job_and_the_document_names_the_cause(tmp_path, database_url):
