@@ -80,7 +80,7 @@ PAGES = [
     Page("admin-inspector-bridge", "/admin/inspector?question=How+is+the+collector+restarted+after+a+change"
          "&user={user}&document={document}", "admin"),
     Page("admin-inspector-bridge-dark", "/admin/inspector?question=How+is+the+collector+restarted+after+a+change"
-         "&user={user}&document={document}", "admin", dark=True),
+         "&user={user}&document={document}", "admin", dark=True, settings={"LANGUAGE": "de"}),  # and in German
 ]
 
 
