@@ -15,7 +15,8 @@ Stages (SPEC 5), each timed in ``Context.timings`` (seconds):
 ``fuse``     hybrid only: both lists merged into one ranking (``fusion.py``), cut to
              CONTEXT_CANDIDATES; every candidate keeps its cosine similarity as ``score``
              and gets its fused rank as ``rank``
-``lexical`` match each candidate's text against the question's normalised terms, then the
+``lexical`` match each candidate's search text (``Hit.lexical_text``: with its title and compound
+            parts) against the question's normalised terms, then the
             gate (GATE_RULE, ``gate.py``): ``lexical``, the original's rule, passes a candidate
             that shares at least ``min(MIN_MATCH_TERMS, number of question terms)`` terms or
             has a lexical score of at least MIN_MATCH_SCORE (the clamp lets a one-word question
