@@ -15,7 +15,7 @@ import os
 import sys
 import tempfile
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]  # the checkout this script belongs to, whatever its name
@@ -27,7 +27,7 @@ TEXT = "OpenTelemetry wird in der Datei otel.yaml konfiguriert. Der Collector li
 PACKAGES = ("services", "rag")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _package(filename: str) -> str | None:
     """Return ``services`` or ``rag`` for a file of those packages of this checkout, else None."""
     try:

@@ -9,11 +9,10 @@ from dataclasses import asdict
 
 import click
 
-from irisrag import components
+from irisrag import components, llm_auto
 from irisrag.cli import command
 from irisrag.errors import LLMUnavailable
 from irisrag.i18n import english_stored
-from irisrag.llm import NoLLM
 from irisrag.llm_auto import AutoLLM
 from irisrag.models import Area, User
 from irisrag.rag.answer import to_terminal
@@ -203,15 +202,15 @@ def check_embeddings() -> None:
 @command("check-llm")
 def check_llm() -> None:
     """Reach the chat endpoint and report the model and the latency (with ``auto``: what it found and why)."""
-    llm = components.get().llm
-    if isinstance(llm, AutoLLM):
-        found = llm.discovery()
+    configured = components.get().llm
+    if isinstance(configured, AutoLLM):
+        found = configured.discovery()
         click.echo(f"auto:     {found.kind}{f' ({found.model})' if found.model else ''}: {found.reason}")
-        llm = llm.resolve()
-        if isinstance(llm, NoLLM):
-            click.echo("No language model found; answers are assembled from the documents (extractive).")
-            return
-    if isinstance(llm, NoLLM):
+    llm = llm_auto.chat_model(configured)
+    if llm is None and isinstance(configured, AutoLLM):
+        click.echo("No language model found; answers are assembled from the documents (extractive).")
+        return
+    if llm is None:
         raise click.ClickException("No language model is configured (IRISRAG_LLM=none); answers are extractive.")
     click.echo(f"model:    {llm.name}")
     click.echo(f"endpoint: {_endpoint(llm)}")

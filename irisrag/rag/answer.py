@@ -22,6 +22,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token as Token_
 
 from irisrag.errors import LLMNotConfigured, LLMUnavailable
+from irisrag.llm_auto import chat_model
 from irisrag.rag import extractive
 from irisrag.rag.citations import CheckedAnswer, check
 from irisrag.rag.extractive import Embedder
@@ -150,6 +151,7 @@ def answer_events(question: str, context: Context, llm: ChatModel | None, *,
     Closing the generator closes the model's stream, so the model stops writing. ``embedder``
     (the one retrieval used) helps the extractive answer choose its sentences.
     """
+    llm = chat_model(llm)
     name = llm_name(llm)
     if not context.chunks:
         yield with_checked_citations(Answer(NO_CONTEXT_MESSAGE, name, False, None, {"llm": 0.0}), context, hashes)

@@ -42,7 +42,6 @@ import numpy as np
 from irisrag import components, llm_auto
 from irisrag.errors import EmbedderMismatch, EmbeddingError, Forbidden, ValidationError
 from irisrag.i18n import N_
-from irisrag.llm import NoLLM
 from irisrag.models import Area, Document
 from irisrag.rag import budget, followup
 from irisrag.rag.answer import SYSTEM_PROMPT, Answer, Token, answer, answer_events, llm_name
@@ -277,7 +276,7 @@ def retrieve(question: str, areas: Sequence[int], *, previous: Sequence[Previous
     With ``previous`` turns the search query is a follow-up's (``rag.followup``; ``llm`` rewrites it).
     """
     start = time.perf_counter()
-    query = followup.search_query(question, previous, _rewriter(llm), _rewrite_seconds())
+    query = followup.search_query(question, previous, llm, _rewrite_seconds())
     context = components.get().retriever.context(query.text, areas)
     lookup_start = time.perf_counter()
     documents = documents_for(context, areas)
@@ -290,12 +289,7 @@ def retrieve(question: str, areas: Sequence[int], *, previous: Sequence[Previous
 
 def search_query(question: str, previous: Sequence[PreviousTurn], *, use_llm: bool = True) -> followup.SearchQuery:
     """Return what a follow-up would be searched for (the inspector shows it with the rewrite's time)."""
-    return followup.search_query(question, previous, _rewriter(_llm(use_llm)), _rewrite_seconds())
-
-
-def _rewriter(llm: object | None) -> object | None:
-    """Return the model that may rewrite a follow-up (None: none, the key-terms rule applies)."""
-    return None if llm is None or isinstance(llm, NoLLM) else llm
+    return followup.search_query(question, previous, _llm(use_llm), _rewrite_seconds())
 
 
 def _rewrite_seconds() -> float:
@@ -315,8 +309,8 @@ def sources_result(found: Retrieved) -> AskResult:
 
 
 def _llm(use_llm: bool) -> object | None:
-    """Return the model to ask (``auto`` resolved), or None when the caller asked for none (CLI --no-llm)."""
-    return llm_auto.active(components.get().llm) if use_llm else None
+    """Return the model to ask, or None: none configured or found, or the caller asked for none (CLI --no-llm)."""
+    return llm_auto.chat_model(components.get().llm) if use_llm else None
 
 
 def fitted(found: Retrieved, llm: object | None) -> Retrieved:
@@ -325,7 +319,7 @@ def fitted(found: Retrieved, llm: object | None) -> Retrieved:
     The turns get at most a share of the window (oldest dropped first), the passages the rest
     (lowest-ranked left out).
     """
-    if llm is None or isinstance(llm, NoLLM):
+    if llm is None:
         return found
     config = components.get().config
     window = int(config["LLM_CONTEXT_TOKENS"])
