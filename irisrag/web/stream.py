@@ -25,9 +25,9 @@ from flask import Response, render_template, stream_with_context
 from flask_babel import gettext
 
 from irisrag.i18n import N_
-from irisrag.rag.answer import to_html
-from irisrag.services.answer_views import AskResult
-from irisrag.services.asking import Done, Error, Event, Sources, Token
+from irisrag.rag.answer import Token, to_html
+from irisrag.rag.answer_types import AskResult
+from irisrag.rag.answering import Done, Error, Event, Sources
 from irisrag.web import composer
 
 log = logging.getLogger(__name__)
