@@ -14,7 +14,7 @@ from irisrag.errors import LLMUnavailable
 from irisrag.i18n import english_stored
 from irisrag.llm_auto import AutoLLM
 from irisrag.models import Area, User
-from irisrag.rag.answer import to_terminal
+from irisrag.rag.render import to_terminal
 from irisrag.services import admin as admin_service
 from irisrag.services import asking, conversations, llm_check
 from irisrag.services.answer_json import terminal_json

@@ -13,11 +13,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from irisrag.i18n import N_
-from irisrag.rag.answer import to_html
 from irisrag.rag.citations import CheckedAnswer, Unsupported, linked_html
 from irisrag.rag.extractive import highlighter
 from irisrag.rag.followup import ASKED, PreviousTurn
 from irisrag.rag.lexical import terms
+from irisrag.rag.render import to_html
 
 if TYPE_CHECKING:
     from irisrag.rag.retrieve import Context

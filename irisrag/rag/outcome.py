@@ -25,7 +25,7 @@ from irisrag.errors import (
 )
 from irisrag.i18n import N_
 from irisrag.rag import citations, views
-from irisrag.rag.answer import Answer, urls_in
+from irisrag.rag.answer import Answer
 from irisrag.rag.answer_types import (
     ANSWERED,
     EXTRACTIVE,
@@ -35,6 +35,7 @@ from irisrag.rag.answer_types import (
     AskResult,
     Retrieved,
 )
+from irisrag.rag.render import urls_in
 
 if TYPE_CHECKING:
     from irisrag.rag.retrieve import Context, RetrievalSettings

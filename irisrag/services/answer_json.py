@@ -10,8 +10,8 @@ from dataclasses import asdict
 from typing import Any
 
 from irisrag.i18n import english_stored
-from irisrag.rag.answer import to_terminal
 from irisrag.rag.answer_types import INCOMPLETE, AskResult, SourceView
+from irisrag.rag.render import to_terminal
 
 
 def answer_json(result: AskResult, *, admin: bool) -> dict[str, Any]:

@@ -6,7 +6,7 @@ import pytest
 from irisrag import components
 from irisrag.extensions import db
 from irisrag.llm import FakeLLM
-from irisrag.rag.answer import to_terminal
+from irisrag.rag.render import to_terminal
 from irisrag.services import asking, conversations
 from irisrag.services.answer_json import answer_json, terminal_json
 from tests.services import QUESTION, seed_library
