@@ -176,6 +176,18 @@ class AskResult:
         return self.status in (NO_CONTEXT_FOUND, ANSWERED, EXTRACTIVE, SEARCHING, INCOMPLETE)
 
     @property
+    def cited_sources(self) -> tuple[SourceView, ...]:
+        """The found sources the answer cites, in their found order."""
+        cited = {c.document_id for c in self.citations}
+        return tuple(s for s in self.sources if s.document_id in cited)
+
+    @property
+    def other_sources(self) -> tuple[SourceView, ...]:
+        """The found sources the answer does not cite (other candidates)."""
+        cited = {c.document_id for c in self.citations}
+        return tuple(s for s in self.sources if s.document_id not in cited)
+
+    @property
     def seconds(self) -> float:
         return float(self.timings.get("total", 0.0))
 

@@ -42,3 +42,12 @@ def test_the_terminal_json_is_the_api_json_for_a_terminal(library, ctx):
     assert [(s["document_id"], s["area"]) for s in terminal["sources"]] == [
         (s["document_id"], s["area"]["name"]) for s in full["sources"]]
     assert [c["chunk_index"] for c in terminal["context"]] == [c["chunk_index"] for c in full["context"]]
+
+
+def test_cited_sources_and_other_candidates_are_apart(library, ctx):
+    ctx.__dict__["llm"] = FakeLLM("OpenTelemetry wird in otel.yaml konfiguriert [1].")
+    result = asking.ask(library.users["alice"], QUESTION, [library.alpha], record=False)
+    cited = {c.document_id for c in result.citations}
+    assert cited and {s.document_id for s in result.cited_sources} == cited
+    assert not cited & {s.document_id for s in result.other_sources}
+    assert len(result.cited_sources) + len(result.other_sources) == len(result.sources)
