@@ -201,9 +201,13 @@ def embed_question(question: str) -> np.ndarray:
     return components.get().retriever.embed(question)
 
 
-def retrieve(question: str, areas: Sequence[int], *, previous: Sequence[PreviousTurn] = ()) -> Retrieved:
-    """Build the context of a question in the given (already permitted) areas, and find its Document rows."""
-    return answering.retrieve(question, areas, _tools(True), previous=previous)
+def retrieve(question: str, areas: Sequence[int], *, previous: Sequence[PreviousTurn] = (),
+             use_llm: bool = False) -> Retrieved:
+    """Build the context of a question in the given (already permitted) areas, and find its Document rows.
+
+    No model is asked unless ``use_llm``: a follow-up's search query then follows the key-terms rule.
+    """
+    return answering.retrieve(question, areas, _tools(use_llm), previous=previous)
 
 
 def search_query(question: str, previous: Sequence[PreviousTurn], *, use_llm: bool = True) -> followup.SearchQuery:
