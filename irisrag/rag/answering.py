@@ -43,7 +43,7 @@ class Tools:
     embedder: Any
     config: Mapping[str, Any]
     documents: Callable[[Iterable[int], Sequence[int]], dict[int, Any]]
-    stopped: Callable[[AskResult], None] = lambda result: None  # records an answer the client stopped
+    stopped: Callable[[AskResult], object] | None = None  # records an answer the client stopped (None: not kept)
 
     @property
     def rewrite_seconds(self) -> float:
@@ -182,6 +182,8 @@ def _final(found: Retrieved, reply: Answer, tools: Tools) -> Done | Error:
 def _stopped(found: Retrieved, reply: Answer, tools: Tools) -> None:
     """Hand on an answer the client stopped (the generator is closing: nothing may be yielded)."""
     log.info("answer_stopped llm=%s chars=%s", reply.llm, len(reply.text))
+    if tools.stopped is None:
+        return
     try:
         tools.stopped(outcome.decide(found, reply, True, tools.retriever.settings,
                                      interrupted=outcome.ANSWER_STOPPED))

@@ -31,7 +31,7 @@ details go to ``error_detail`` / ``retrieval_detail``, shown to admins only.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from itertools import chain
 
@@ -223,12 +223,11 @@ def sources_result(found: Retrieved) -> AskResult:
 
 # --- the pipeline: rag.answering, then the history ------------------------------------
 
-def _tools(use_llm: bool, stopped=None) -> answering.Tools:
+def _tools(use_llm: bool, stopped: Callable[[AskResult], object] | None = None) -> answering.Tools:
     """Return what answering uses; the model is None when none is configured or found, or the caller wants none."""
     comps = components.get()
     llm = llm_auto.chat_model(comps.llm) if use_llm else None
-    return answering.Tools(llm, comps.retriever, comps.embedder, comps.config, documents_in,
-                           **({"stopped": stopped} if stopped else {}))
+    return answering.Tools(llm, comps.retriever, comps.embedder, comps.config, documents_in, stopped)
 
 
 def _recorded(user_id: int, result: AskResult, conversation_id: int | None) -> AskResult:
