@@ -15,9 +15,9 @@ from irisrag.extensions import db
 from irisrag.i18n import N_
 from irisrag.models import Conversation, Feedback, QuestionLog
 from irisrag.models.history import TITLE_CHARS
+from irisrag.rag.answer_types import AskResult
 from irisrag.rag.followup import PreviousTurn
 from irisrag.services import access
-from irisrag.services.answer_views import AskResult
 from irisrag.services.turns import Turn, is_withheld, turns_of
 
 PAGE_SIZE = 50
@@ -132,7 +132,7 @@ def conversation_of(user_id: int, question_id: int) -> int:
     return row.conversation_id
 
 
-def shown_turn(user_id: int, result: AskResult) -> Turn | AskResult:
+def shown_turn(user_id: int, result: AskResult) -> AskResult:
     """Return an answer just given as its recorded turn (with the live details), or itself when not recorded."""
     if result.question_id is None:
         return result

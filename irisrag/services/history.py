@@ -23,11 +23,11 @@ from irisrag.i18n import N_
 from irisrag.models import Conversation, Feedback, QuestionLog, User
 from irisrag.models.base import utcnow
 from irisrag.models.history import MAX_COMMENT_CHARS, TITLE_CHARS
-from irisrag.services.answer_views import CitationView
+from irisrag.rag.answer_types import CitationView
 from irisrag.services.turns import source_record
 
 if TYPE_CHECKING:
-    from irisrag.services.answer_views import AskResult
+    from irisrag.rag.answer_types import AskResult
 
 log = logging.getLogger(__name__)
 

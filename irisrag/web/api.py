@@ -20,6 +20,7 @@ from irisrag.models import Area, Document
 from irisrag.rag.followup import PreviousTurn
 from irisrag.services import api as api_service
 from irisrag.services import asking
+from irisrag.services.answer_json import answer_json
 from irisrag.web import openapi, stream
 from irisrag.web.api_auth import current_key, key_required
 
@@ -291,28 +292,5 @@ def _retrieval(found: asking.Retrieved) -> dict[str, Any]:
             "documents": [_document_ref(d) for d in found.documents.values()], "timings": _timings(found.timings)}
 
 
-def _citation(citation: Any) -> Any:
-    from dataclasses import asdict, is_dataclass
-
-    return asdict(citation) if is_dataclass(citation) else citation
-
-
-def _answer(result) -> dict[str, Any]:
-    return {
-        "question": result.question, "areas": list(result.area_ids), "status": result.status,
-        "search_query": result.search_query or result.question,
-        "answer": result.answer_text, "llm": result.llm, "extractive": result.extractive,
-        "notice": result.notice, "error": english_stored(result.error) or None,
-        "error_detail": result.error_detail if current_key().is_admin else None,
-        "citations": [_citation(c) for c in getattr(result, "citations", ())],
-        "context": [{"position": c.position, "document_id": c.document_id, "area_id": c.area_id,
-                     "chunk_index": c.chunk_index, "page": c.page, "score": c.score} for c in result.context],
-        "sources": [{"document_id": s.document_id, "name": s.name, "area": {"id": s.area_id, "name": s.area_name},
-                     "source_url": s.source_url, "original_path": s.original_path, "score": s.score,
-                     "passages": [{"chunk_index": p.chunk_index, "page": p.page, "score": p.score, "text": p.text}
-                                  for p in s.passages]} for s in result.sources],
-        "nearest": [{"document_id": s.document_id, "name": s.name, "area": {"id": s.area_id, "name": s.area_name},
-                     "source_url": s.source_url, "original_path": s.original_path, "score": s.score,
-                     "chunk_index": s.chunk} for s in getattr(result, "nearest", ())],
-        "timings": _timings(result.timings),
-    }
+def _answer(result: asking.AskResult) -> dict[str, Any]:
+    return answer_json(result, admin=current_key().is_admin)

@@ -4,8 +4,8 @@ from __future__ import annotations
 from flask import make_response, redirect, render_template, request, session, url_for
 from flask_login import current_user
 
+from irisrag.rag.answer_types import AskResult
 from irisrag.services import access, conversations
-from irisrag.services.answer_views import AskResult
 from irisrag.web.htmx import is_htmx
 
 
