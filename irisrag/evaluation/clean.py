@@ -5,8 +5,10 @@ sees: tags removed, entities decoded, one line per block. ``problems`` names wha
 with that text:
 
 ``markup``      raw Markdown left visible: headings (``## ``), code fences, ``**bold**``,
-                table rows (``| a | b |``, ``+---+``), links written as ``[text](url)``
-``tags``        HTML or XML tags shown as text (``<setting name="port">``)
+                table rows (``| a | b |``, ``+---+``), links written as ``[text](url)``; manual
+                page section headings (``ÜBERSICHT free [Optionen]``)
+``table``       raw table or CSV rows: three cell separators ``|`` in a line, or four ``;``
+``tags``        HTML or XML tags shown as text (``<setting name="port">``, a cut ``<code``)
 ``json``        JSON syntax: ``"key": value`` pairs, lines of only braces or brackets
 ``navigation``  tables of contents and site navigation: dot leaders (``Urlaub ..... 4``),
                 runs of section numbers (``4.1. … 4.2. … 4.3.``), "Zurück"/"Weiter" bars,
@@ -24,11 +26,16 @@ _BLOCK_END = re.compile(r"<(?:br\s*/?|/(?:p|li|h[1-6]|tr|div|pre|blockquote|ul|o
 _TAG = re.compile(r"<[^>]+>")
 _CHECKS: dict[str, re.Pattern[str]] = {
     "markup": re.compile(r"^\s{0,3}#{1,6}\s+\S|^\s*```|\*\*[^*\n]+\*\*|__[^_\n]+__|^\s*\|.*\|\s*$|^\s*\+-{3,}"
-                         r"|\[[^\]\n]+\]\((?:https?://|/|#)[^)\s]*\)", re.M),
-    "tags": re.compile(r"</?[A-Za-z][\w:.-]*(?:\s+[\w:.-]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*\s*/?>"),
+                         r"|\[[^\]\n]+\]\((?:https?://|/|#)[^)\s]*\)"
+                         r"|^(?:NAME|BEZEICHNUNG|ÜBERSICHT|BESCHREIBUNG|OPTIONEN|BEISPIELE?|ANMERKUNGEN|DATEIEN|AUTOR"
+                         r"|AUTOREN|ÜBERSETZUNG|FEHLER|SIEHE AUCH|RÜCKGABEWERT|EXIT-STATUS|SYNOPSIS|DESCRIPTION"
+                         r"|OPTIONS|SEE ALSO)\s+\S", re.M),
+    "table": re.compile(r"^[^\n|]*(?:\|[^\n|]*){3,}$|^[^\n;]*(?:;[^\n;]*){4,}$", re.M),
+    "tags": re.compile(r"</?[A-Za-z][\w:.-]*(?:\s+[\w:.-]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*\s*/?>"
+                       r"|</?[A-Za-z][\w:-]*(?=\s*(?:…|$))", re.M),
     "json": re.compile(r"\"[\w .-]+\"\s*:\s*(?:\"|-?\d|\{|\[|true\b|false\b|null\b)|^\s*[{}\[\]],?\s*$", re.M),
     "navigation": re.compile(r"(?:\.\s?){5,}|(?:^|[|«‹]\s*)(?:Zurück|Weiter|Nach oben|Zum Anfang|Startseite)\b"
-                             r"|\b(?:Zurück|Weiter)\s*(?:[:|»›]|$)|Sie sind hier|Inhaltsverzeichnis"
+                             r"|\b(?:Zurück|Weiter)\s*(?:[:|»›]|$)|Sie sind hier|Inhaltsverzeichnis|\bInhalt\s+\d+\s+[A-ZÄÖÜ]"
                              r"|(?:\b\d+(?:\.\d+)*\.\s+[A-ZÄÖÜ„\"]\S*(?:\s+\S+){0,6}?\s+){3}", re.M),
 }
 

@@ -6,7 +6,8 @@ model (``LLM=none``: the extractive answer a fresh install gives). The documents
 through the import pipeline the worker runs (``services.imports.start`` in ``SYNC`` mode:
 the same job function, in this process); one user reaches one area through one group, as
 an administrator would set it up. Creating an app points the shared database proxy at its
-database; ``open_instance`` points it back at the running app's database when it ends.
+database; ``open_instance`` gives the proxy back the running app's database object (its
+open connection and transaction state included) when it ends.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from typing import Any
 from flask import Flask
 
 from irisrag import config as config_module
-from irisrag.extensions import bind_database, db
+from irisrag.extensions import db
 from irisrag.models import Area, Group
 from irisrag.services import admin
 from irisrag.services import imports as import_service
@@ -79,6 +80,7 @@ def open_instance(running: Flask, documents: Sequence[Path], folder: Path,
 
     folder = folder / f"library-{uuid.uuid4().hex[:12]}"
     folder.mkdir(parents=True)
+    running_database = db.obj
     try:
         app = create_app(settings_of(running, folder))
         with app.app_context(), db.connection_context():
@@ -87,5 +89,5 @@ def open_instance(running: Flask, documents: Sequence[Path], folder: Path,
             imported, chunks = _import(documents, progress)
             yield Instance(app, user_id, area_id, imported, chunks)
     finally:
-        bind_database(running.config["DATABASE_URL"], running.config.get("IRISRAG_ROOT"))
+        db.initialize(running_database)
         shutil.rmtree(folder, ignore_errors=True)

@@ -12,6 +12,10 @@ from irisrag.evaluation.clean import MAX_CHARS, is_clean, problems, shown_text
     ("+---------------------------------------------------------------+", "markup"),
     ("Siehe [Handbuch](https://example.org/handbuch).", "markup"),
     ('<setting name="port" type="integer"> <default>8443</default>', "tags"),
+    ("ÜBERSICHT free [Optionen]", "markup"),
+    ("Name;Abteilung;Funktion;Standort;Durchwahl;E-Mail;Eintritt Ines Bauer;Kantine", "table"),
+    ("P-100 | Paket bis 5 kg, Inland | Stück | 6.9 | 01.01.2024", "table"),
+    ("die Sendung geht zurück. ja <code …", "tags"),
     ('"city": "Munich", "shelf": "A-12"', "json"),
     ('"in_stock": true', "json"),
     ("{", "json"),
@@ -21,6 +25,7 @@ from irisrag.evaluation.clean import MAX_CHARS, is_clean, problems, shown_text
     ("4.1. Normale Unix-Authentifizierung 4.2. Verwalten von Konten- und Passwortinformationen 4.3. Ein gutes "
      "Passwort 4.4. Verschlüsselte Passwörter erstellen", "navigation"),
     ("Zurück\nKapitel 3. Die Systeminitialisierung", "navigation"),
+    ("Mitarbeiterhandbuch der Nordlicht Logistik GmbH Inhalt 1 Über uns …", "navigation"),
 ])
 def test_clean_problems_names_each_kind(text, kind):
     assert kind in problems(text)
@@ -33,6 +38,9 @@ def test_clean_problems_names_each_kind(text, kind):
     "Die Nordlicht Logistik GmbH wurde am 14. April 1998 in Bremen gegründet; 2015 kam Hamburg dazu.",
     "Wir arbeiten weiter an Version 2.1 und 3.4 des Portals.",
     "Das Standardsignal für kill ist TERM.",
+    "chage | Alterungsinformationen des Passworts verwalten",
+    "Ein Mittagessen kostet 4,20 Euro; Gäste zahlen 7,50 Euro; bezahlt wird mit dem Ausweis.",
+    "Der Name steht in der Übersicht; der Inhalt der Datei ist 3 Zeilen lang.",
 ])
 def test_clean_problems_passes_plain_sentences(text):
     assert problems(text) == ()

@@ -37,7 +37,7 @@ def handbook_pdf() -> None:
         lines.append(".br")
         page += 1 if len(paragraphs) > 2 else 0
     lines += [".bp", ".2C"]
-    for number, title, paragraphs in handbuch.SECTIONS:
+    for _number, title, paragraphs in handbuch.SECTIONS:
         lines += [".NH", roff(f"{title}"), ".PP"]
         for paragraph in paragraphs:
             lines += [roff(paragraph), ".PP"]
