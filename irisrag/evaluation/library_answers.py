@@ -14,7 +14,8 @@ Measures (``LibraryReport.to_json``), each a share of its question set:
                      lines, and at most 500 characters (``clean.problems``)
 ``right_and_clean``  both
 ``offtopic_refused`` an off-topic question got the no-information answer (no passage found)
-``followups_right``  the follow-up's answer holds its expected string
+``followups_right``  the follow-up's answer holds its expected string (``followup_firsts_right``:
+                     the first question's answer holds its own, for diagnosis)
 ``median_answer_chars``  of the answerable questions' shown answers
 
 Diagnostics: ``uncited_sources`` (the answer lists a source document it does not cite),
@@ -39,7 +40,7 @@ from irisrag.services import asking, conversations
 from irisrag.services.answer_views import NO_CONTEXT_FOUND, AskResult
 
 Progress = Callable[[str], None]
-ANSWERABLE, OFFTOPIC, FOLLOWUP = "answerable", "offtopic", "followup"
+ANSWERABLE, OFFTOPIC, FIRST, FOLLOWUP = "answerable", "offtopic", "followup-first", "followup"
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,7 @@ class LibraryReport:
             "right_and_clean": _share(answerable, lambda r: r.right and r.clean),
             "offtopic_refused": _share(offtopic, lambda r: r.refused),
             "followups_right": _share(follow, lambda r: r.right),
+            "followup_firsts_right": _share(self.of(FIRST), lambda r: r.right),
             "median_answer_chars": int(statistics.median(len(r.answer) for r in answerable)) if answerable else 0,
             "uncited_sources": _share(answerable, lambda r: r.uncited_sources),
             "duplicates": _share(answerable, lambda r: r.duplicates),
@@ -133,7 +135,8 @@ class LibraryReport:
                f"clean                    {data['clean']:.3f}",
                f"right and clean          {data['right_and_clean']:.3f}",
                f"off-topic refused        {data['offtopic_refused']:.3f}  ({data['offtopic_questions']} questions)",
-               f"follow-ups right         {data['followups_right']:.3f}  ({data['followups']} pairs)",
+               f"follow-ups right         {data['followups_right']:.3f}  ({data['followups']} pairs; their first "
+               f"questions right {data['followup_firsts_right']:.3f})",
                f"median answer length     {data['median_answer_chars']} characters",
                f"sources not cited        {data['uncited_sources']:.3f}",
                f"duplicate lines          {data['duplicates']:.3f}",
@@ -158,14 +161,13 @@ def _ask(instance: Instance, question: Question, previous: list[PreviousTurn] = 
                                conversation_id=conversation_id)
 
 
-def _follow_up(instance: Instance, first: Question, second: Question) -> Row:
+def _follow_up(instance: Instance, first: Question, second: Question) -> list[Row]:
     """Ask the first question, then the follow-up in its conversation with the dashboard's previous turns."""
     result = _ask(instance, first)
-    if result.question_id is None:
-        return score_result(_ask(instance, second), second, FOLLOWUP)
     conversation = conversations.conversation_of(instance.user_id, result.question_id)
     previous = conversations.previous_turns(instance.user_id, conversation)
-    return score_result(_ask(instance, second, previous, conversation), second, FOLLOWUP, first.question)
+    return [score_result(result, first, FIRST),
+            score_result(_ask(instance, second, previous, conversation), second, FOLLOWUP, first.question)]
 
 
 def ask_all(instance: Instance, library: Library, progress: Progress | None = None) -> list[Row]:
@@ -174,7 +176,7 @@ def ask_all(instance: Instance, library: Library, progress: Progress | None = No
     rows += [score_result(_ask(instance, q), q, OFFTOPIC) for q in library.offtopic]
     if progress:
         progress(f"asked {len(rows)} questions")
-    rows += [_follow_up(instance, f.first, f.follow_up) for f in library.followups]
+    rows += [row for f in library.followups for row in _follow_up(instance, f.first, f.follow_up)]
     return rows
 
 

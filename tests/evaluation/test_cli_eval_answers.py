@@ -62,8 +62,9 @@ def test_cli_eval_answers_on_a_library_reports_dumps_and_leaves_the_app_alone(ap
         assert 0.0 <= data[key] <= 1.0, key
     rows = [json.loads(line) for line in dump.read_text(encoding="utf-8").splitlines()]
     assert [(r["id"], r["set"]) for r in rows] == [("q1", "answerable"), ("q2", "answerable"), ("o1", "offtopic"),
-                                                   ("f1", "followup")]
-    assert rows[3]["previous"] == "Was kostet das Mittagessen?" and rows[3]["question"] == "Und für Gäste?"
+                                                   ("f1/first", "followup-first"), ("f1", "followup")]
+    assert rows[4]["previous"] == "Was kostet das Mittagessen?" and rows[4]["question"] == "Und für Gäste?"
+    assert rows[3]["expected"] == ["4,20 Euro"] and 0.0 <= data["followup_firsts_right"] <= 1.0
     assert all(r["status"] for r in rows) and rows[0]["expected"] == ["Sabine Krüger"]
     with app.app_context(), db.connection_context():  # the app's database is bound again and was not written
         assert Document.select().count() == 0 and not User.select().where(User.username == "evaluator").exists()
