@@ -1,4 +1,9 @@
-"""``flask rag eval-answers``: answer quality (gold answer contained, answer length) on a dataset with answers.jsonl."""
+"""``flask rag eval-answers``: answer quality on a BEIR dataset with answers.jsonl, or on a library of real documents.
+
+A folder with ``docs/`` and ``questions.jsonl`` (``eval/real-de``) is a library: its documents
+are imported into a temporary instance and asked as a dashboard user of a fresh install
+(``evaluation.library_answers``); any other folder is a BEIR set with gold answers.
+"""
 from __future__ import annotations
 
 import json
@@ -10,7 +15,7 @@ from flask import current_app
 
 from irisrag import components, llm_auto
 from irisrag.cli import command
-from irisrag.evaluation import answers, beir
+from irisrag.evaluation import answers, beir, library, library_answers
 from irisrag.evaluation.runner import EvalOptions
 from irisrag.rag.answer import llm_name
 from irisrag.rag.retrieve import RetrievalSettings
@@ -34,13 +39,23 @@ def _lines(data: dict) -> list[str]:
 @click.option("--scratch", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Scratch folder (default: <instance>/tmp/eval); keeps only the embedding cache.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--dump", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Library only: write every question, its shown answer and its scores to this JSONL file.")
 def eval_answers_command(dataset_dir: Path, limit: int | None, offset: int, no_llm: bool, scratch: Path | None,
-                         as_json: bool) -> None:
-    """Measure answers on a BEIR dataset with answers.jsonl: share containing the gold answer, median length.
+                         as_json: bool, dump: Path | None) -> None:
+    """Measure answers on a BEIR dataset with answers.jsonl, or on a library of real documents.
 
-    The corpus is imported into a scratch LanceDB as ``flask rag eval`` does; each question
-    goes through the product's retrieval (gate and caps included) and answer.
+    BEIR: the corpus is imported into a scratch LanceDB as ``flask rag eval`` does; each question
+    goes through the product's retrieval (gate and caps included) and answer; the share containing
+    the gold answer and the median length are reported. Library (docs/ and questions.jsonl): the
+    documents are imported into a temporary instance and each question is asked as a dashboard
+    user without a language model; right, clean, right and clean, off-topic refused and
+    follow-ups right are reported.
     """
+    folder = scratch or Path(current_app.instance_path) / "tmp" / "eval"
+    if library.is_library(dataset_dir):
+        _library(dataset_dir, folder, as_json, dump)
+        return
     comps = components.get()
     config = comps.config
     if not (dataset_dir / "answers.jsonl").is_file():
@@ -51,9 +66,18 @@ def eval_answers_command(dataset_dir: Path, limit: int | None, offset: int, no_l
                           chunk_overlap=int(config["CHUNK_OVERLAP"]), fts_language=config["FTS_LANGUAGE"],
                           batch_size=int(config["EMBEDDING_BATCH_SIZE"]), search_text=SearchText.from_config(config))
     llm = None if no_llm else llm_auto.chat_model(comps.llm)  # auto: what it finds now
-    folder = scratch or Path(current_app.instance_path) / "tmp" / "eval"
     report = answers.evaluate(dataset, answers.load_answers(dataset_dir), comps.embedder, options, folder, llm,
                               llm_name(llm) if llm is not None else "extractive",
                               progress=lambda line: click.echo(line, err=True))
     data = report.to_json()
     click.echo(json.dumps(data, indent=2) if as_json else "\n".join(_lines(data)))
+
+
+def _library(directory: Path, folder: Path, as_json: bool, dump: Path | None) -> None:
+    """Evaluate a document library and print its report; with ``dump``, write the per-question rows."""
+    report = library_answers.evaluate(current_app._get_current_object(), library.load(directory), folder,
+                                      progress=lambda line: click.echo(line, err=True))
+    if dump is not None:
+        dump.write_text("".join(json.dumps(r.to_json(), ensure_ascii=False) + "\n" for r in report.rows),
+                        encoding="utf-8")
+    click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False) if as_json else "\n".join(report.lines()))
