@@ -90,13 +90,13 @@ def rebuild_all() -> list[Document]:
 
 def cancel_import(document_id: int) -> Document:
     """Cancel a queued or running import: the row says cancelled at once, the job stops, the old chunks stay."""
-    from irisrag.jobs import documents as document_jobs
+    from irisrag.jobs.cancel import cancel_job
 
     doc = get_document(document_id)
     if not Document.mark_cancelled(doc.id, f"cancelled at {utcnow():%Y-%m-%d %H:%M:%S} UTC (was {doc.status})"):
         raise Conflict(N_("“%(name)s” is not being imported, so there is nothing to cancel."), params={"name": doc.name})
     try:
-        document_jobs.cancel_job(doc.id)
+        cancel_job(doc.id)
     except QueueUnavailable as exc:  # the job stops at its next progress step, as it finds the row cancelled
         log.warning("cancel_without_queue document_id=%s detail=%s", doc.id, exc.detail)
     return get_document(doc.id)
@@ -161,7 +161,7 @@ def _mark_dead_jobs_failed() -> int:
     """
     import time
 
-    from irisrag.jobs.documents import dead_job
+    from irisrag.jobs.pointers import dead_job
 
     global _last_dead_check
     if _last_dead_check is not None and time.monotonic() - _last_dead_check < DEAD_CHECK_SECONDS:
@@ -177,7 +177,7 @@ def _mark_dead_jobs_failed() -> int:
 
 def _fail_dead(document_id: int, job: JobInfo) -> int:
     """Fail the row of a dead job and free the lock its killed horse could not release."""
-    from irisrag.jobs.documents import free_lock
+    from irisrag.jobs.locks import free_lock
 
     failed = Document.fail_where((Document.id == document_id) & Document.status.in_(WORKING),
                                  N_("The import stopped unexpectedly (its job ended without finishing). Retry it."),
@@ -205,7 +205,7 @@ def _mark_lost_jobs_failed(limit) -> int:
     """
     import time
 
-    from irisrag.jobs.documents import pending_job
+    from irisrag.jobs.pointers import pending_job
     from irisrag.jobs.queue import queue_errors
 
     global _last_lost_check

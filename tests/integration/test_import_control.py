@@ -43,10 +43,10 @@ def row(app, document_id: int) -> Document | None:
 
 
 def job_of(app, document_id: int) -> Job:
-    from irisrag.jobs.documents import _pointed_job
+    from irisrag.jobs.pointers import pointed_job
 
     with app.app_context():
-        return _pointed_job(document_id)
+        return pointed_job(document_id)
 
 
 def embedding(app, document_id: int, seconds: float = 120) -> Document:
