@@ -22,26 +22,36 @@ from irisrag.extensions import db
 from irisrag.i18n import N_
 from irisrag.jobs.fetching import fetch_and_stage, no_retry_unless_network
 from irisrag.jobs.keys import prefix
-from irisrag.jobs.locks import NoLock, document_lock, release
+from irisrag.jobs.liveness import abandon, worker_gone
+from irisrag.jobs.locks import NoLock, document_lock, free_lock, release
 from irisrag.jobs.maintenance import maintain_after_import
-from irisrag.jobs.pointers import forget_ended_job, pending_job, point_at
+from irisrag.jobs.pointers import ended_within, forget_ended_job, pending_job, point_at
 from irisrag.jobs.progress import RowProgress, job_id, record_failure
 from irisrag.jobs.queue import enqueue, queue_errors
 from irisrag.models import Document
 from irisrag.models.base import utcnow
 
 log = logging.getLogger(__name__)
+FINISH_WAIT_SECONDS = 3.0  # how long a restart waits for the document's previous job to end
+STILL_STOPPING = N_("The import could not be queued: this document's previous job is still stopping. "
+                    "Try again in a moment.")
 
 
-def enqueue_document(document_id: int, *, fetch: bool, force: bool = False, abandoned: bool = False) -> Job | None:
+def enqueue_document(document_id: int, *, fetch: bool, force: bool = False, abandoned: bool = False,
+                     restart: bool = False) -> Job | None:
     """Queue the document's job unless one is already pending (double clicks do nothing twice).
 
     Job ids are derived from the document plus an attempt stamp; a pointer in Redis names
     the current one. ``abandoned`` says the document was marked failed because its worker
-    died: a job still registered as started is then a leftover and is not waited for.
+    died: a job still registered as started is then a leftover and is not waited for. A
+    started job whose worker is gone is ended (RQ's cleanup) and its lock freed, so the new
+    job runs at once. ``restart``: the row had ended (cancelled, done); a job of it still
+    running on a live worker is then in the way, and the new one is refused (Conflict).
     """
     with queue_errors():
-        job = pending_job(document_id)
+        job = _pending_and_alive(document_id)
+        if job is not None and restart and not abandoned:
+            job = _not_running(job)
     if job is not None and not (abandoned and job.get_status(refresh=False) == "started"):
         return None
     stamp = uuid.uuid4().hex[:8]
@@ -53,6 +63,25 @@ def enqueue_document(document_id: int, *, fetch: bool, force: bool = False, aban
         job = enqueue(import_document, document_id, force, **options)
     point_at(document_id, job)
     return job
+
+
+def _not_running(job: Job) -> Job | None:
+    """Return a waiting job as it is; wait a little for a running one to end (None), else refuse (Conflict)."""
+    if job.get_status(refresh=False) != "started":
+        return job
+    if ended_within(job, FINISH_WAIT_SECONDS):  # it was just finishing, or stopping after a cancel
+        return None
+    raise Conflict(STILL_STOPPING, f"RQ job {job.id} still runs on worker {job.worker_name}")
+
+
+def _pending_and_alive(document_id: int) -> Job | None:
+    """Return the document's pending job; one whose worker is gone is ended first and its lock freed."""
+    job = pending_job(document_id)
+    if job is None or not worker_gone(job):
+        return job
+    abandon(job)
+    free_lock(document_id)
+    return None
 
 
 def title_of(doc: Document) -> str:

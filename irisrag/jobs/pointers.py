@@ -1,6 +1,9 @@
 """The pointer from a document to its latest RQ job, and what that job's state says."""
 from __future__ import annotations
 
+import logging
+import time
+
 from rq.exceptions import NoSuchJobError
 from rq.job import Job
 
@@ -8,6 +11,7 @@ from irisrag import components
 from irisrag.jobs.keys import pointer_key
 from irisrag.jobs.queue import JobInfo, info, queue_errors
 
+log = logging.getLogger("irisrag.jobs.documents")  # the import job's log lines, as before the split
 PENDING = ("queued", "started", "deferred", "scheduled")
 ENDED_BADLY = ("failed", "stopped", "canceled")
 POINTER_SECONDS = 7 * 86400
@@ -48,3 +52,14 @@ def forget_ended_job(document_id: int) -> None:
     job = pointed_job(document_id)
     if job is not None and job.get_status(refresh=False) not in PENDING:
         components.get().redis.delete(pointer_key(document_id))
+
+
+def ended_within(job: Job, wait: float) -> bool:
+    """Return True once RQ says the job is no longer pending; False when it still is after ``wait`` seconds."""
+    deadline = time.monotonic() + wait
+    while job.get_status(refresh=True) in PENDING:
+        if time.monotonic() > deadline:
+            log.warning("job_still_running job=%s", job.id)
+            return False
+        time.sleep(0.1)
+    return True
