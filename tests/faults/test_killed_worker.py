@@ -19,6 +19,7 @@ from irisrag.errors import Conflict
 from irisrag.extensions import db
 from irisrag.i18n import english_stored
 from irisrag.jobs.keys import lock_key
+from irisrag.jobs.liveness import worker_gone
 from irisrag.jobs.sweep import SWEEP_SECONDS, schedule_sweep
 from irisrag.models import Area, Document
 from irisrag.services import admin as admin_service
@@ -50,7 +51,16 @@ def killed_mid_import(app, tmp_path) -> Document:
         embedding(app, doc.id)
     finally:
         stop_worker(worker, signal.SIGKILL)
+    _wait_unsubscribed(app, job_of(app, doc.id))
     return row(app, doc.id)
+
+
+def _wait_unsubscribed(app, job, seconds: float = 10) -> None:
+    """Wait until Redis has noticed the killed worker's connection closed (a moment on a loaded machine)."""
+    deadline = time.monotonic() + seconds
+    with app.app_context():
+        while not worker_gone(job) and time.monotonic() < deadline:
+            time.sleep(0.05)
 
 
 def lock_held(app, document_id: int) -> bool:
@@ -127,6 +137,20 @@ def test_a_rebuild_that_cannot_be_queued_says_so(slow, tmp_path):
             assert failed.status == "failed" and "still stopping" in english_stored(failed.error)
         finally:
             stop_worker(worker)
+
+
+def test_the_sweep_fails_a_queued_row_whose_job_lost_its_worker_without_waiting_for_a_timeout(slow, tmp_path):
+    from irisrag.jobs.import_checks import fail_stopped_imports
+
+    app = slow
+    doc = killed_mid_import(app, tmp_path)
+    with app.app_context(), db.connection_context():
+        Document.mark_cancelled(doc.id)
+        Document.mark_queued(doc.id)  # queued again, its pointer still naming the killed job (as Rebuild left it)
+        assert fail_stopped_imports() == 1  # at once: not after IMPORT_STALE_SECONDS, not "lost from the queue"
+    failed = row(app, doc.id)
+    assert failed.status == "failed" and "the worker running it was lost" in english_stored(failed.error)
+    assert not lock_held(app, doc.id)
 
 
 def test_the_sweep_is_scheduled_once_per_slot_however_many_workers_schedule_it(app):
