@@ -45,8 +45,7 @@ class Outcome:
 
 
 def documents_context() -> dict:
-    """Return what the documents tab shows (imports of dead workers are marked failed first)."""
-    document_service.mark_stale_failed()
+    """Return what the documents tab shows."""
     page = list_page(DocumentQuery.from_args(request.args))
     config = current_app.config
     return {
@@ -173,8 +172,6 @@ def document_row(document_id: int):
         return render_tab(TAB)
     try:
         doc = document_service.get_document(document_id)
-        if doc.is_running and document_service.mark_stale_failed():
-            doc = document_service.get_document(document_id)
     except NotFound:
         return ""  # deleted meanwhile: the row disappears
     return render_template("admin/_document_row.html", d=doc, row_errors={}, keep=_keep())
@@ -187,7 +184,6 @@ def document_progress():
     """Return the overall bar and the asked-for rows (out of band): one poll per open tab, backing off."""
     if not is_htmx():
         return render_tab(TAB)
-    document_service.mark_stale_failed()
     ids = [int(i) for i in request.args.get("ids", "").split(",") if i.isdigit()]
     answer = import_progress.poll(ids, request.args.get("sig", ""), request.args.get("wait", 0.0, type=float))
     return render_template("admin/_progress_poll.html", poll=answer, keep=_keep(), row_errors={})

@@ -267,13 +267,19 @@ def test_admin_documents_row_of_a_deleted_document_disappears(admin_client):
     assert resp.status_code == 200 and _body(resp) == ""
 
 
-def test_admin_documents_stale_import_is_marked_failed(admin_client, app):
+def test_admin_documents_stale_import_is_marked_failed_by_the_sweep_not_by_the_page(admin_client, app):
+    from irisrag.jobs.import_checks import fail_stopped_imports
+
     area = _area(app)
     doc = _doc(app, area, "stale.md", status="embedding", updated_at=utcnow() - timedelta(hours=2))
+    polled = _doc(app, area, "polled.md", status="chunking", updated_at=utcnow() - timedelta(hours=2))
+    _body(admin_client.get("/admin/tab/documents", headers=HX))
+    assert _reload(app, doc).status == "embedding"  # reading a page decides nothing
+    with app.app_context(), db.connection_context():
+        assert fail_stopped_imports() == 2  # the worker's sweep
     html = _body(admin_client.get("/admin/tab/documents", headers=HX))
     assert "its worker stopped" in html
     assert _reload(app, doc).status == "failed"
-    polled = _doc(app, area, "polled.md", status="chunking", updated_at=utcnow() - timedelta(hours=2))
     row = _body(admin_client.get(f"/admin/documents/{polled.id}/row", headers=HX))
     assert "its worker stopped" in row and "hx-trigger" not in row and "Retry" in row
 
