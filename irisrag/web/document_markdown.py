@@ -1,0 +1,42 @@
+"""A stored document's Markdown (MD files, HTML as extracted) rendered safely for the viewer.
+
+Raw HTML in the text is never passed through (markdown-it's ``html`` is off, so ``<script>``
+shows as text), images are not loaded (their alt text stays), and a link keeps its target only
+when it is http(s) or relative; nh3 then cleans the result against an allowlist as a second wall.
+"""
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+import nh3
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+MARKDOWN_KINDS = frozenset({"md", "markdown", "html"})
+_TAGS = {
+    "p", "br", "hr", "ul", "ol", "li", "strong", "em", "code", "pre", "blockquote", "del",
+    "h1", "h2", "h3", "h4", "h5", "h6", "a", "table", "thead", "tbody", "tr", "th", "td",
+}
+_MARKDOWN = (MarkdownIt("commonmark", {"html": False, "linkify": False})
+             .enable(["table", "strikethrough"]).disable("image"))
+
+
+def safe_link(url: str) -> bool:
+    """Say whether a link target may stay clickable: http(s), or relative without a scheme."""
+    scheme = urlsplit(url.strip()).scheme.lower()
+    return scheme in ("", "http", "https") and not url.strip().startswith("//")
+
+
+_MARKDOWN.validateLink = safe_link
+
+
+def _keep_href(tag: str, name: str, value: str) -> str | None:
+    return None if name == "href" and not safe_link(value) else value
+
+
+def render(text: str) -> Markup:
+    """Return the Markdown text as cleaned HTML, safe to put into a page."""
+    html = _MARKDOWN.render(text or "")
+    return Markup(nh3.clean(html, tags=_TAGS, attributes={"a": {"href"}}, url_schemes={"http", "https"},
+                            link_rel="noopener noreferrer nofollow", strip_comments=True,
+                            attribute_filter=_keep_href))
