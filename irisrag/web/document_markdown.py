@@ -12,13 +12,18 @@ import nh3
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-MARKDOWN_KINDS = frozenset({"md", "markdown", "html"})
+MARKDOWN_SUFFIXES = (".md", ".markdown")  # imported as kind "text"; web pages are staged as .md
 _TAGS = {
     "p", "br", "hr", "ul", "ol", "li", "strong", "em", "code", "pre", "blockquote", "del",
     "h1", "h2", "h3", "h4", "h5", "h6", "a", "table", "thead", "tbody", "tr", "th", "td",
 }
 _MARKDOWN = (MarkdownIt("commonmark", {"html": False, "linkify": False})
              .enable(["table", "strikethrough"]).disable("image"))
+
+
+def is_markdown(kind: str, name: str) -> bool:
+    """Say whether a document's indexed text is Markdown: a .md file, or HTML as extracted (trafilatura)."""
+    return kind == "html" or (name or "").lower().endswith(MARKDOWN_SUFFIXES)
 
 
 def safe_link(url: str) -> bool:

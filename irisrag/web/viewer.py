@@ -63,9 +63,9 @@ def markdown_filter(text: str):
 
 
 @bp.app_template_global("renders_markdown")
-def renders_markdown(kind: str) -> bool:
-    """Say whether the viewer shows a document of this kind as rendered Markdown."""
-    return (kind or "") in document_markdown.MARKDOWN_KINDS
+def renders_markdown(doc) -> bool:
+    """Say whether the viewer shows this document as rendered Markdown."""
+    return document_markdown.is_markdown(doc.kind or "", doc.name)
 
 
 @bp.app_template_filter("passage_segments")

@@ -57,7 +57,7 @@ def routes(md: int, pdf: int) -> list[str]:
 
 def test_viewer_shows_text_with_the_cited_chunk_highlighted_and_escaped(app, docs, tmp_path):
     library, md, _ = docs
-    txt = staged(app, tmp_path, library.alpha, "betrieb.txt", TEXTS, kind="text")
+    txt = staged(app, tmp_path, library.alpha, "betrieb.txt", TEXTS, kind="text")  # not Markdown: as it is
     page = logged_in(app).get(f"/documents/{txt}?chunk=1").get_data(as_text=True)
     assert '<mark class="chunk cited" id="chunk-1" tabindex="-1">' in page and 'href="#chunk-1"' in page
     assert "# Betrieb" in page  # plain text stays as it is
@@ -78,7 +78,7 @@ def test_viewer_renders_markdown_without_raw_html_or_unsafe_links(app, docs, tmp
              "und [Start](/admin).",
              "Gefahr: [klick](javascript:alert(1)) [daten](data:text/html,x) <img src=x onerror=alert(1)> "
              "<script>alert(2)</script> <a href=\"javascript:alert(3)\">a</a> ![bild](http://evil.example/p.png)"]
-    md = staged(app, tmp_path, library.alpha, "sicher.md", texts, kind="md")
+    md = staged(app, tmp_path, library.alpha, "sicher.md", texts, kind="text")  # as an import records it
     page = logged_in(app).get(f"/documents/{md}?chunk=1").get_data(as_text=True)
     viewer = page.split('id="viewer"', 1)[1]
     assert "<h1>Betrieb</h1>" in viewer and "<strong>Collector</strong>" in viewer and "<code>otel.yaml</code>" in viewer
