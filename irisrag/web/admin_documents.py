@@ -143,8 +143,9 @@ def import_url_documents():
                        entered)
     if len(urls) > MAX_URL_LINES:
         return _refuse(_("Please enter at most %(num)d web addresses at once.", num=MAX_URL_LINES), entered)
-    return _show_outcomes(_import_each(((u, u) for u in urls),
-                                       lambda u: document_service.import_url(area, u)), entered)
+    outcomes = _import_each(((u, u) for u in urls), lambda u: document_service.import_url(area, u))
+    # the box keeps only what was refused (each named with its reason above): the queued ones are done
+    return _show_outcomes(outcomes, {**entered, "urls": "\n".join(o.label for o in outcomes if not o.ok)})
 
 
 @bp.errorhandler(RequestEntityTooLarge)
