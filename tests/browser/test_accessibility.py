@@ -89,6 +89,7 @@ PAGES = [
     *(Page(f"admin-{tab}-phone", f"/admin?tab={tab}", "admin", width=390, settings={"LANGUAGE": "de"})
       for tab in ("users", "documents")),
     Page("admin-system-phone-dark", "/admin/system", "admin", width=390, dark=True, settings={"LANGUAGE": "de"}),
+    Page("error-404-de", "/gibt-es-nicht", "user", settings={"LANGUAGE": "de"}),  # the reason named in German
 ]
 
 

@@ -178,3 +178,25 @@ def test_browser_feedback_shows_the_given_rating_after_a_reload(german, live_ser
     page.wait_for_selector("form.feedback button[value=down][aria-pressed=true]")
     assert "Ihre Bewertung: nicht hilfreich." in page.inner_text("form.feedback")
     shot(page, "answer-feedback-given")
+
+
+FOLDER = """async () => {
+  const file = (name) => ({isFile: true, isDirectory: false, file: (ok) => ok(new File(["# " + name], name))});
+  const folder = (children, batch) => ({isFile: false, isDirectory: true, createReader: () => {
+    const batches = [];
+    for (let i = 0; i < children.length; i += batch) { batches.push(children.slice(i, i + batch)); }
+    batches.push([]);  // readEntries ends with an empty batch
+    return {readEntries: (ok) => ok(batches.shift())};
+  }});
+  const tree = folder([file("a.md"), folder([file("b.md"), file("c.txt")], 1), file("d.pdf")], 2);
+  const files = await window.irisragAdmin.collect([tree, file("e.md")]);
+  return files.map((f) => f.name);
+}"""
+
+
+def test_browser_a_dropped_folder_gives_every_file_inside_it(german, live_server, site):
+    page = german
+    login(page, live_server, "/admin/login", "root", "rootpassword")
+    page.wait_for_url(live_server + "/admin")
+    page.goto(live_server + "/admin?tab=documents")
+    assert page.evaluate(FOLDER) == ["a.md", "b.md", "c.txt", "d.pdf", "e.md"]  # subfolders, several batches
