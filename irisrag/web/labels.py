@@ -22,6 +22,7 @@ GATE = {
     "total_cap": N_("context full"),
 }
 WORKER = {"idle": N_("idle"), "busy": N_("busy"), "started": N_("starting"), "suspended": N_("suspended")}
+DISK = {"staging": N_("staging folder"), "lancedb": N_("vector index (LanceDB)"), "database": N_("database")}
 MODE = {"vector": N_("vector search"), "fulltext": N_("full-text search"), "hybrid": N_("hybrid search")}
 
 
@@ -37,4 +38,5 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["gate_label"] = _label(GATE)
     app.jinja_env.filters["mode_label"] = _label(MODE)
     app.jinja_env.filters["worker_label"] = _label(WORKER)
+    app.jinja_env.filters["disk_label"] = _label(DISK)
     app.jinja_env.filters["llm_reason"] = llm_reason.translate

@@ -200,3 +200,24 @@ def test_browser_a_dropped_folder_gives_every_file_inside_it(german, live_server
     page.wait_for_url(live_server + "/admin")
     page.goto(live_server + "/admin?tab=documents")
     assert page.evaluate(FOLDER) == ["a.md", "b.md", "c.txt", "d.pdf", "e.md"]  # subfolders, several batches
+
+
+def test_browser_each_chosen_file_is_listed_with_its_upload_bar(german, live_server, site):
+    page = german
+    login(page, live_server, "/admin/login", "root", "rootpassword")
+    page.wait_for_url(live_server + "/admin")
+    page.goto(live_server + "/admin?tab=documents")
+    page.set_input_files("#upload-files", [
+        {"name": "eins.md", "mimeType": "text/markdown", "buffer": b"# Eins\n\n" + b"x" * 100},
+        {"name": "zwei.md", "mimeType": "text/markdown", "buffer": b"# Zwei\n\n" + b"y" * 300},
+        {"name": "drei.exe", "mimeType": "application/octet-stream", "buffer": b"MZ" + b"\0" * 98}])
+    assert page.locator("#upload-drop .drop-files li").all_inner_texts() == ["eins.md", "zwei.md", "drei.exe"]
+    bars = "() => [...document.querySelectorAll('#upload-drop .drop-files progress')].map(b => [b.value, b.max])"
+    page.evaluate("""() => document.getElementById('upload-form').dispatchEvent(
+        new CustomEvent('htmx:xhr:progress', {bubbles: true, detail: {loaded: 1, total: 2}}))""")
+    assert page.evaluate(bars) == [[108, 108], [150, 308], [0, 100]]  # half of 516 bytes sent, in order
+    page.select_option("#upload-area", label="Betrieb")
+    page.click("#upload-form button[type=submit]")
+    page.wait_for_selector("#import-outcomes li.refused:has-text('drei.exe')")  # refused by name, the others queued
+    assert page.locator("#import-outcomes li.refused").count() == 1
+    shot(page, "admin-upload-per-file")

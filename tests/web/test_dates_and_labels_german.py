@@ -53,6 +53,7 @@ def test_system_page_shows_statuses_and_the_model_reason_in_german(admin_client,
     html = admin_client.get("/admin/system", headers=DE).get_data(as_text=True)
     states = html.split('id="document-states"')[1].split("</p>")[0]
     assert "fertig 1" in states and "done" not in states
+    assert '<tr id="disk-staging"><td>Staging-Ordner</td>' in html and '<td>Vektorindex (LanceDB)</td>' in html
     reason = html.split('id="llm-reason"')[1].split("</td>")[0]
     assert "Antworten werden aus den Dokumenten zusammengestellt" in reason and "answers are" not in reason
 
