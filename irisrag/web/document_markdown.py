@@ -10,7 +10,6 @@ from urllib.parse import urlsplit
 
 import nh3
 from markdown_it import MarkdownIt
-from markupsafe import Markup
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")  # imported as kind "text"; web pages are staged as .md
 _TAGS = {
@@ -39,9 +38,8 @@ def _keep_href(tag: str, name: str, value: str) -> str | None:
     return None if name == "href" and not safe_link(value) else value
 
 
-def render(text: str) -> Markup:
-    """Return the Markdown text as cleaned HTML, safe to put into a page."""
+def render(text: str) -> str:
+    """Return the Markdown text as cleaned HTML (the viewer template shows it as markup, and nothing else)."""
     html = _MARKDOWN.render(text or "")
-    return Markup(nh3.clean(html, tags=_TAGS, attributes={"a": {"href"}}, url_schemes={"http", "https"},
-                            link_rel="noopener noreferrer nofollow", strip_comments=True,
-                            attribute_filter=_keep_href))
+    return nh3.clean(html, tags=_TAGS, attributes={"a": {"href"}}, url_schemes={"http", "https"},
+                     link_rel="noopener noreferrer nofollow", strip_comments=True, attribute_filter=_keep_href)
