@@ -31,12 +31,13 @@ def select_locale() -> str:
 
 def init_web(app: Flask) -> None:
     """Register extensions, blueprints and hooks."""
-    from irisrag.web import errors, labels, security, sso
+    from irisrag.web import dates, errors, labels, security, sso
     from irisrag.web import logging as request_log
 
     request_log.init_app(app)  # first: its timer starts before the other hooks run
     csrf.init_app(app)
     htmx_ext.init_app(app)
+    dates.init_app(app)  # before Babel reads BABEL_DEFAULT_TIMEZONE
     _init_templates(app)
     labels.init_app(app)
     security.init_app(app)

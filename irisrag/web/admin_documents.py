@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import current_app, redirect, render_template, request, url_for
@@ -50,7 +50,7 @@ def documents_context() -> dict:
     config = current_app.config
     return {
         "listing": page, "documents": page.documents, "area_filter": page.query.area, "keep": page.query.args(),
-        "poll": import_progress.poll([d.id for d in page.documents if d.is_running]), "outcomes": [], "entered": {}, "accept": ",".join(SUPPORTED),
+        "poll": import_progress.poll([d.id for d in page.documents if d.is_running]), "outcomes": [], "entered": {}, "bulk": None, "picked": set(), "accept": ",".join(SUPPORTED),
         "supported": supported_types_text(), "max_upload": size_text(config["MAX_UPLOAD_BYTES"]),
         "volume_configured": bool(config["SRC_VOLUME_PATH"]),
     }
@@ -142,8 +142,9 @@ def import_url_documents():
                        entered)
     if len(urls) > MAX_URL_LINES:
         return _refuse(_("Please enter at most %(num)d web addresses at once.", num=MAX_URL_LINES), entered)
-    return _show_outcomes(_import_each(((u, u) for u in urls),
-                                       lambda u: document_service.import_url(area, u)), entered)
+    outcomes = _import_each(((u, u) for u in urls), lambda u: document_service.import_url(area, u))
+    # the box keeps only what was refused (each named with its reason above): the queued ones are done
+    return _show_outcomes(outcomes, {**entered, "urls": "\n".join(o.label for o in outcomes if not o.ok)})
 
 
 @bp.errorhandler(RequestEntityTooLarge)
@@ -193,18 +194,28 @@ def document_progress():
 @admin_required
 def bulk_documents():
     """Delete, rebuild or move the selected documents; say how many, and which were refused and why."""
+    picked = {int(i) for i in request.form.getlist("ids") if i.isdigit()}  # still ticked afterwards
     try:
         ids = document_bulk.parse_ids(request.form.getlist("ids"))
         result = document_bulk.apply(request.form.get("action", ""), ids, request.form.get("target", type=int))
     except IrisRagError as exc:
-        return render_tab(TAB, _visible(exc.status), error=exc.translated(_))
+        return render_tab(TAB, _visible(exc.status), bulk=BulkResult(error=exc.translated(_)), picked=picked)
     if not is_htmx():
         return redirect(url_for("admin.index", tab=TAB, **_keep()))
     refused = [Outcome(r.name, False, r.error.translated(_), r.error.detail) for r in result.refused]
     message = _bulk_message(request.form["action"], result.done) if result.done else None
     error = ngettext("%(num)d document was refused.", "%(num)d documents were refused.",
                      len(refused)) if refused else None
-    return render_tab(TAB, outcomes=refused, message=message, error=error)
+    return render_tab(TAB, bulk=BulkResult(message, error, refused), picked=picked)
+
+
+@dataclass(frozen=True)
+class BulkResult:
+    """What a bulk action did, shown next to the bulk bar (templates/admin/_bulk_result.html)."""
+
+    message: str | None = None
+    error: str | None = None
+    refused: list[Outcome] = field(default_factory=list)
 
 
 def _bulk_message(action: str, done: int) -> str:

@@ -217,6 +217,7 @@ def test_history_feedback_by_the_owner_is_stored_and_a_second_vote_updates_it(ap
     assert vote.comment == "Die Antwort nennt die falsche Datei."
     page = client.get(thread_url(body)).get_data(as_text=True)
     assert 'value="down" aria-pressed="true"' in page and "Die Antwort nennt die falsche Datei." in page
+    assert 'value="up" aria-pressed="false"' in page and "Your rating: not helpful." in page  # said in words too
 
 
 def test_history_feedback_without_htmx_redirects_to_the_turn(app, library):
