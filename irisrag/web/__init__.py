@@ -61,11 +61,18 @@ def _init_templates(app: Flask) -> None:
 
 
 def _register_blueprints(app: Flask) -> None:
-    from irisrag.web import admin, api, auth, conversations, dashboard, ops, viewer
+    from irisrag.web import api, auth, conversations, dashboard, ops, viewer
+    from irisrag.web.admin_console import bp as admin_bp
 
-    for blueprint in (auth.bp, dashboard.bp, conversations.bp, admin.bp, ops.bp, viewer.bp):
+    _import_admin_routes()
+    for blueprint in (auth.bp, dashboard.bp, conversations.bp, admin_bp, ops.bp, viewer.bp):
         app.register_blueprint(blueprint)
     app.register_blueprint(csrf.exempt(api.bp))  # key-authenticated only, never by cookie
+
+
+def _import_admin_routes() -> None:
+    """Import the modules that add their routes to the ``admin`` blueprint (before it is registered)."""
+    from irisrag.web import admin, admin_api_keys, admin_directory, admin_documents, admin_pages, admin_system  # noqa: F401
 
 
 def _init_hooks(app: Flask) -> None:

@@ -10,7 +10,7 @@ from flask_babel import gettext as _
 
 from irisrag.errors import IrisRagError
 from irisrag.services import api_keys
-from irisrag.web.admin import bp, render_tab, run_action
+from irisrag.web.admin_console import bp, render_tab, run_action
 from irisrag.web.security import admin_required
 
 TAB = "users"

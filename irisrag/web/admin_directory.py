@@ -1,6 +1,6 @@
 """Admin tab *Directory groups*: which LDAP/OIDC groups put people into which IrisRAG groups.
 
-A page of its own in the admin tab list (``admin_tabs.pages``, which registers the GET view);
+A page of its own in the admin tab list (``admin_pages.pages``, which registers the GET view);
 the form posts are registered here on the ``admin`` blueprint. Mappings from the settings are
 shown read-only.
 """
@@ -12,7 +12,7 @@ from flask_babel import gettext as _
 from irisrag.errors import IrisRagError
 from irisrag.models import Group
 from irisrag.services import external_accounts
-from irisrag.web.admin import bp
+from irisrag.web.admin_console import bp
 from irisrag.web.htmx import render
 from irisrag.web.security import admin_required
 

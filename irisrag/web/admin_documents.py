@@ -17,13 +17,12 @@ from flask_babel import ngettext
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from irisrag.errors import IrisRagError, NotFound
-from irisrag.ingest.extract import SUPPORTED, supported_types_text
 from irisrag.ingest.stage import size_text
 from irisrag.services import coverage as coverage_service
 from irisrag.services import document_bulk, import_progress
 from irisrag.services import documents as document_service
-from irisrag.services.document_list import DocumentQuery, list_page
-from irisrag.web.admin import bp, render_tab
+from irisrag.services.document_list import DocumentQuery
+from irisrag.web.admin_console import bp, render_tab, run_action
 from irisrag.web.htmx import is_htmx
 from irisrag.web.logging import quiet
 from irisrag.web.security import admin_required
@@ -42,19 +41,6 @@ class Outcome:
     message: str = ""
     detail: str = ""
     status: int = 200
-
-
-def documents_context() -> dict:
-    """Return what the documents tab shows (imports of dead workers are marked failed first)."""
-    document_service.mark_stale_failed()
-    page = list_page(DocumentQuery.from_args(request.args))
-    config = current_app.config
-    return {
-        "listing": page, "documents": page.documents, "area_filter": page.query.area, "keep": page.query.args(),
-        "poll": import_progress.poll([d.id for d in page.documents if d.is_running]), "outcomes": [], "entered": {}, "accept": ",".join(SUPPORTED),
-        "supported": supported_types_text(), "max_upload": size_text(config["MAX_UPLOAD_BYTES"]),
-        "volume_configured": bool(config["SRC_VOLUME_PATH"]),
-    }
 
 
 def _keep() -> dict:
@@ -223,8 +209,6 @@ def _bulk_message(action: str, done: int) -> str:
 @admin_required
 def delete_area_with_documents(ident: int):
     """Delete an area with its documents once its name is typed (the plain delete refuses while it holds any)."""
-    from irisrag.web.admin import run_action
-
     return run_action("areas", lambda: document_bulk.delete_area_with_documents(ident, request.form.get("confirm", "")),
                       _("Area deleted with its documents."), row=ident)
 

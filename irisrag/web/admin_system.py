@@ -12,7 +12,7 @@ from flask_babel import gettext as _
 from irisrag import components, llm_auto
 from irisrag.errors import IrisRagError
 from irisrag.services import system
-from irisrag.web.admin import bp
+from irisrag.web.admin_console import bp
 from irisrag.web.htmx import is_htmx, render
 from irisrag.web.security import admin_required
 
