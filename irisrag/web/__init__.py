@@ -31,7 +31,7 @@ def select_locale() -> str:
 
 def init_web(app: Flask) -> None:
     """Register extensions, blueprints and hooks."""
-    from irisrag.web import errors, labels, security, sso
+    from irisrag.web import errors, labels, nul_guard, params, security, sso
     from irisrag.web import logging as request_log
 
     request_log.init_app(app)  # first: its timer starts before the other hooks run
@@ -40,10 +40,12 @@ def init_web(app: Flask) -> None:
     _init_templates(app)
     labels.init_app(app)
     security.init_app(app)
+    params.init_app(app)  # the <id:...> converter, before the blueprints' rules
     _register_blueprints(app)
     sso.init_app(app)
     errors.init_app(app)
     _init_hooks(app)
+    nul_guard.init_app(app)  # after the connection hook: the refusal page reads who is logged in
 
 
 def _init_templates(app: Flask) -> None:

@@ -11,6 +11,7 @@ from irisrag.models import Area, Group
 from irisrag.services import admin as admin_service
 from irisrag.web import forms
 from irisrag.web.admin_console import bp, render_tab, run_action
+from irisrag.web.params import id_field
 from irisrag.web.security import admin_required, current_admin
 
 
@@ -39,7 +40,7 @@ def create_user():
     )
 
 
-@bp.route("/users/<int:user_id>", methods=["POST"])
+@bp.route("/users/<id:user_id>", methods=["POST"])
 @admin_required
 def update_user(user_id: int):
     form = forms.UserEditForm()
@@ -52,7 +53,7 @@ def update_user(user_id: int):
     )
 
 
-@bp.route("/users/<int:user_id>/password", methods=["POST"])
+@bp.route("/users/<id:user_id>/password", methods=["POST"])
 @admin_required
 def set_password(user_id: int):
     form = forms.PasswordForm()
@@ -62,7 +63,7 @@ def set_password(user_id: int):
                       _("Password changed."), row=user_id)
 
 
-@bp.route("/users/<int:user_id>/active", methods=["POST"])
+@bp.route("/users/<id:user_id>/active", methods=["POST"])
 @admin_required
 def toggle_active(user_id: int):
     active = request.form.get("active") == "1"
@@ -70,7 +71,7 @@ def toggle_active(user_id: int):
                       _("User saved."), row=user_id)
 
 
-@bp.route("/users/<int:user_id>/delete", methods=["POST"])
+@bp.route("/users/<id:user_id>/delete", methods=["POST"])
 @admin_required
 def delete_user(user_id: int):
     return run_action("users", lambda: admin_service.delete_user(user_id, acting_user_id=current_admin().id),
@@ -108,8 +109,8 @@ def _named_routes(tab: str, model, delete: Callable[[int], None], *, form_key: s
 
     create_endpoint, update_endpoint, delete_endpoint = endpoints
     bp.add_url_rule(f"/{tab}", create_endpoint, admin_required(create), methods=["POST"])
-    bp.add_url_rule(f"/{tab}/<int:ident>", update_endpoint, admin_required(update), methods=["POST"])
-    bp.add_url_rule(f"/{tab}/<int:ident>/delete", delete_endpoint, admin_required(remove), methods=["POST"])
+    bp.add_url_rule(f"/{tab}/<id:ident>", update_endpoint, admin_required(update), methods=["POST"])
+    bp.add_url_rule(f"/{tab}/<id:ident>/delete", delete_endpoint, admin_required(remove), methods=["POST"])
 
 
 _named_routes("groups", Group, admin_service.delete_group, form_key="group_form",
@@ -125,8 +126,7 @@ _named_routes("areas", Area, admin_service.delete_area, form_key="area_form",
 def change_link(kind: str):
     if kind not in ("user", "area"):
         abort(404)
-    first = request.form.get(kind, type=int)
-    group = request.form.get("group", type=int)
+    first, group = id_field(request.form, kind), id_field(request.form, "group")
     if first is None or group is None:
         return render_tab("links", 400, error=_("Please choose both sides of the link."))
     unlink = request.form.get("op") == "unlink"

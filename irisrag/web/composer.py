@@ -7,6 +7,7 @@ from flask_login import current_user
 from irisrag.services import access, conversations
 from irisrag.services.answer_views import AskResult
 from irisrag.web.htmx import is_htmx
+from irisrag.web.params import id_fields
 
 
 def selected(permitted: access.Permitted) -> list[int]:
@@ -19,7 +20,7 @@ def selected(permitted: access.Permitted) -> list[int]:
 
 def remember_choices(permitted: access.Permitted) -> tuple[list[int], bool]:
     """Return the requested areas and the sources switch of the form, remembered for the next visit."""
-    requested = [int(a) for a in request.form.getlist("areas") if a.isdigit()]
+    requested = id_fields(request.form, "areas")
     show_sources = request.form.get("show_sources") == "on"
     session["areas"] = permitted.select(requested)
     session["show_sources"] = show_sources

@@ -13,6 +13,7 @@ from urllib.parse import urlparse
 from flask import Flask, g, redirect, request, session, url_for
 from flask_login import LoginManager, UserMixin, current_user, login_user, logout_user
 
+from irisrag.ids import parse_id
 from irisrag.models import User
 
 login_manager = LoginManager()
@@ -39,9 +40,10 @@ def _load(token: str | None, column: str) -> User | None:
     if not token or ":" not in token:
         return None
     ident, secret = token.split(":", 1)
-    if not ident.isdigit():
+    user_id = parse_id(ident)
+    if user_id is None:
         return None
-    user = User.get_or_none(User.id == int(ident))
+    user = User.get_or_none(User.id == user_id)
     if user is None or not user.is_active or getattr(user, column) != secret:
         return None
     return user
