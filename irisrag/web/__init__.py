@@ -3,13 +3,12 @@ from __future__ import annotations
 
 from flask import Flask, g, request, session
 from flask_babel import Babel
-from flask_htmx import HTMX
 from flask_wtf.csrf import CSRFProtect
 
 from irisrag.extensions import db
+from irisrag.web.htmx import htmx
 
 csrf = CSRFProtect()
-htmx_ext = HTMX()
 babel = Babel()
 LANGUAGES = ("de", "en")
 
@@ -36,7 +35,7 @@ def init_web(app: Flask) -> None:
 
     request_log.init_app(app)  # first: its timer starts before the other hooks run
     csrf.init_app(app)
-    htmx_ext.init_app(app)
+    htmx.init_app(app)
     _init_templates(app)
     labels.init_app(app)
     security.init_app(app)

@@ -24,7 +24,7 @@ from irisrag.services import document_bulk, import_progress
 from irisrag.services import documents as document_service
 from irisrag.services.document_list import DocumentQuery
 from irisrag.web.admin_console import bp, render_tab, run_action
-from irisrag.web.htmx import is_htmx
+from irisrag.web.htmx import is_htmx, respond
 from irisrag.web.logging import quiet
 from irisrag.web.params import id_field
 from irisrag.web.security import admin_required
@@ -147,8 +147,8 @@ def upload_too_large(exc: RequestEntityTooLarge):
         message = _("Too many files at once (at most about %(num)d). Upload fewer files at once.", num=parts)
     if request.endpoint != "admin.upload_documents" or not is_htmx():
         return render_template("error.html", code=413, message=message), 413
-    html = render_template("admin/_upload_error.html", error=message)
-    return html, 413, {"HX-Retarget": "#upload-error", "HX-Reswap": "outerHTML"}
+    return respond(render_template("admin/_upload_error.html", error=message), 413, retarget="#upload-error",
+                   reswap="outerHTML")
 
 
 # --- one document, all documents ---------------------------------------------

@@ -12,7 +12,7 @@ from flask_login import current_user
 from irisrag.errors import ValidationError
 from irisrag.services import access, asking, conversations, history
 from irisrag.web import composer, stream
-from irisrag.web.htmx import is_htmx, render
+from irisrag.web.htmx import client_redirect, is_htmx, render
 from irisrag.web.params import int_field
 from irisrag.web.security import user_required
 
@@ -70,10 +70,8 @@ def rename(conversation_id: int):
                       **composer.page_context(thread=thread, title_error=exc.translated(gettext)))
     if not is_htmx():
         return redirect(url_for("conversations.show", conversation_id=row.id), 303)
-    response = render("conversations/show.html", "conversations/_head.html",
-                      thread=conversations.thread(current_user.id, row.id), renamed=True)
-    response.headers["HX-Trigger"] = "conversations-changed"
-    return response
+    return render("conversations/show.html", "conversations/_head.html", hx={"trigger": "conversations-changed"},
+                  thread=conversations.thread(current_user.id, row.id), renamed=True)
 
 
 @bp.route("/c/<id:conversation_id>/delete", methods=["POST"])
@@ -82,5 +80,5 @@ def delete(conversation_id: int):
     conversations.delete(current_user.id, conversation_id)
     target = url_for("dashboard.index")
     if is_htmx():
-        return "", 204, {"HX-Redirect": target}
+        return client_redirect(target, 204)
     return redirect(target, 303)
