@@ -6,7 +6,7 @@ from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
 
 from irisrag.extensions import db
-from irisrag.web.htmx import htmx
+from irisrag.web.htmx import htmx as htmx_ext  # not `htmx`: that name is the submodule
 
 csrf = CSRFProtect()
 babel = Babel()
@@ -35,7 +35,7 @@ def init_web(app: Flask) -> None:
 
     request_log.init_app(app)  # first: its timer starts before the other hooks run
     csrf.init_app(app)
-    htmx.init_app(app)
+    htmx_ext.init_app(app)
     _init_templates(app)
     labels.init_app(app)
     security.init_app(app)
