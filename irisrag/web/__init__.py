@@ -30,10 +30,11 @@ def select_locale() -> str:
 
 def init_web(app: Flask) -> None:
     """Register extensions, blueprints and hooks."""
-    from irisrag.web import errors, labels, nul_guard, params, security, sso
+    from irisrag.web import errors, input_guard, labels, params, security, sso
     from irisrag.web import logging as request_log
 
     request_log.init_app(app)  # first: its timer starts before the other hooks run
+    input_guard.init_early(app)  # before the CSRF check, which reads every form key
     csrf.init_app(app)
     htmx_ext.init_app(app)
     _init_templates(app)
@@ -44,7 +45,7 @@ def init_web(app: Flask) -> None:
     sso.init_app(app)
     errors.init_app(app)
     _init_hooks(app)
-    nul_guard.init_app(app)  # after the connection hook: the refusal page reads who is logged in
+    input_guard.init_app(app)  # after the connection hook: the refusal page reads who is logged in
 
 
 def _init_templates(app: Flask) -> None:

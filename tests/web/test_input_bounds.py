@@ -165,3 +165,15 @@ def test_nul_in_a_question_or_a_search_is_refused_as_input(both_worlds, api_key)
 def test_nul_in_the_api_is_checked_only_after_the_key(both_worlds):
     response = both_worlds.post("/api/v1/retrieve", json={"question": "x\x00"})
     assert response.status_code == 401
+
+
+def test_a_multipart_part_without_a_name_is_no_error(both_worlds, api_key):
+    """Werkzeug gives such a part the name None (Schemathesis found it in the NUL check)."""
+    body = (b'--b\r\nContent-Disposition: form-data\r\n\r\nx\x00y\r\n'
+            b'--b\r\nContent-Disposition: form-data; name="area"\r\n\r\nAlpha\r\n--b--\r\n')
+    response = both_worlds.post("/api/v1/documents", data=body, content_type="multipart/form-data; boundary=b",
+                                headers={"X-API-Key": api_key})
+    assert response.status_code == 400 and response.get_json()["error"]["code"] == "invalid"
+    response = both_worlds.post("/admin/documents/urls", data=body, content_type="multipart/form-data; boundary=b",
+                                headers={"X-CSRFToken": csrf_token(both_worlds, "/admin")})
+    assert response.status_code == 400
