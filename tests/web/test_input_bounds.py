@@ -177,3 +177,11 @@ def test_a_multipart_part_without_a_name_is_no_error(both_worlds, api_key):
     response = both_worlds.post("/admin/documents/urls", data=body, content_type="multipart/form-data; boundary=b",
                                 headers={"X-CSRFToken": csrf_token(both_worlds, "/admin")})
     assert response.status_code == 400
+
+
+@pytest.mark.parametrize("args", [["rag", "cancel", str(2**64)], ["rag", "delete-document", str(2**63)],
+                                  ["rag", "rebuild", "99999999999999999999"], ["rag", "cancel", "0"]])
+def test_cli_ids_beyond_a_bigint_are_usage_errors(bounds_app, args):
+    result = bounds_app.test_cli_runner().invoke(args=args)
+    assert result.exit_code == 2 and "is not in the range" in result.output, result.output
+    assert not isinstance(result.exception, OverflowError)
