@@ -29,7 +29,7 @@ def show_system():
     return _page()
 
 
-@bp.route("/system/failed/<job_id>/requeue", methods=["POST"])
+@bp.route("/system/failed/<job_id:job_id>/requeue", methods=["POST"])
 @admin_required
 def requeue_failed_job(job_id: str):
     try:

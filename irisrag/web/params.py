@@ -2,7 +2,8 @@
 
 Every route takes its ids through the ``id`` converter (registered app-wide by
 ``init_app``): it matches ASCII digits for 1..2**63 - 1 only, so a larger number, "²" or
-"0" is a 404 like any unknown id, never an ``OverflowError`` in the database. Forms and query
+"0" is a 404 like any unknown id, never an ``OverflowError`` in the database; ``<job_id:...>``
+does the same for RQ job ids. Forms and query
 strings go through ``int_field`` / ``id_fields`` (see ``irisrag.ids``).
 """
 from __future__ import annotations
@@ -31,9 +32,17 @@ class IdConverter(BaseConverter):
         return str(int(value))
 
 
+class JobIdConverter(BaseConverter):
+    """``<job_id:name>``: an RQ job id (ASCII letters, digits, _ and -; RQ raises ValueError on anything else)."""
+
+    regex = r"[A-Za-z0-9_-]{1,200}"
+    part_isolating = True
+
+
 def init_app(app: Flask) -> None:
-    """Register the ``id`` converter (before any blueprint adds its rules)."""
+    """Register the ``id`` and ``job_id`` converters (before any blueprint adds its rules)."""
     app.url_map.converters["id"] = IdConverter
+    app.url_map.converters["job_id"] = JobIdConverter
 
 
 def int_field(values: MultiDict, name: str, default: int | None = None, *, minimum: int = 0) -> int | None:

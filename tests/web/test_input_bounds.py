@@ -185,3 +185,11 @@ def test_cli_ids_beyond_a_bigint_are_usage_errors(bounds_app, args):
     result = bounds_app.test_cli_runner().invoke(args=args)
     assert result.exit_code == 2 and "is not in the range" in result.output, result.output
     assert not isinstance(result.exception, OverflowError)
+
+
+def test_a_job_id_rq_would_refuse_is_404(both_worlds):
+    """RQ raised ValueError for "²" (found by the property test): the route takes RQ's job id characters only."""
+    token = {"X-CSRFToken": csrf_token(both_worlds, "/admin"), "HX-Request": "true"}
+    for job_id in ("²", "a%20b", "x.y", "ä"):
+        assert both_worlds.post(f"/admin/system/failed/{job_id}/requeue", headers=token).status_code == 404, job_id
+    assert both_worlds.post("/admin/system/failed/import-doc-1/requeue", headers=token).status_code == 404
