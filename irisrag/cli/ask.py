@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import click
 
 from irisrag import components, llm_auto
-from irisrag.cli import command
+from irisrag.cli import ID, command
 from irisrag.errors import LLMUnavailable
 from irisrag.i18n import english_stored
 from irisrag.llm_auto import AutoLLM
@@ -57,7 +57,7 @@ def _echo_result(result: asking.AskResult) -> None:
 @click.option("--user", "username", required=True, help="Ask as this user; only their areas are searched.")
 @click.option("--area", "areas", multiple=True, help=_AREA_HELP)
 @click.option("--no-llm", is_flag=True, help="Do not call the language model: extractive answer.")
-@click.option("--conversation", "conversation_id", type=int, default=None,
+@click.option("--conversation", "conversation_id", type=ID, default=None,
               help="Continue this conversation of USER's (its id, as in /c/<id>): a follow-up is searched "
                    "with what it refers to, and the question is recorded in it.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")

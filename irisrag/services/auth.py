@@ -10,8 +10,8 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from irisrag.errors import SignInRefused, ValidationError
 from irisrag.i18n import N_
 from irisrag.models import LoginAttempt, User
-from irisrag.models.access import new_token
 from irisrag.models.base import utcnow
+from irisrag.services.sessions import end_sessions  # noqa: F401  (callers use auth.end_sessions)
 
 log = logging.getLogger(__name__)
 MIN_PASSWORD_LENGTH = 8
@@ -118,15 +118,6 @@ def authenticate(username: str, password: str, address: str, *, admin: bool, lim
         raise ValidationError(LOGIN_FAILED) from None
     LoginAttempt.delete().where((LoginAttempt.key == key) & (LoginAttempt.address == address)).execute()
     return user
-
-
-def end_sessions(user: User, *, world: str = "both") -> None:
-    """Rotate the account's session token(s), ending its sessions in that login world."""
-    if world in ("user", "both"):
-        user.session_token = new_token()
-    if world in ("admin", "both"):
-        user.admin_session_token = new_token()
-    user.save(only=[User.session_token, User.admin_session_token])
 
 
 def prune_attempts(window: int) -> int:

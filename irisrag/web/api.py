@@ -16,6 +16,7 @@ from werkzeug.exceptions import HTTPException
 
 from irisrag.errors import IrisRagError, NotFound, ValidationError
 from irisrag.i18n import N_, english_stored
+from irisrag.ids import parse_id, parse_int
 from irisrag.models import Area, Document
 from irisrag.rag.followup import PreviousTurn
 from irisrag.services import api as api_service
@@ -101,19 +102,19 @@ def create_document():
     return response
 
 
-@bp.get("/documents/<int:document_id>")
+@bp.get("/documents/<id:document_id>")
 @key_required
 def show_document(document_id: int):
     return jsonify(_document(api_service.get_document(current_key(), document_id)))
 
 
-@bp.post("/documents/<int:document_id>/cancel")
+@bp.post("/documents/<id:document_id>/cancel")
 @key_required
 def cancel_document(document_id: int):
     return jsonify(_document(api_service.cancel_import(current_key(), document_id)))
 
 
-@bp.get("/documents/<int:document_id>/content")
+@bp.get("/documents/<id:document_id>/content")
 @key_required
 def document_content(document_id: int):
     from irisrag.services import viewer
@@ -234,7 +235,7 @@ def _area_ref(value: Any) -> int | str | None:
         raise ValidationError(N_("area must be an area id or name."), field="area")
     if isinstance(value, str):
         value = value.strip()
-        return int(value) if value.isdigit() else (value or None)
+        return parse_id(value) or value or None  # digits beyond an id's range are a name nobody has
     return value
 
 
@@ -242,9 +243,10 @@ def _int_arg(name: str, default: int) -> int:
     raw = request.args.get(name)
     if raw is None or raw == "":
         return default
-    if not raw.isdigit():
+    value = parse_int(raw)
+    if value is None:
         raise ValidationError(N_("%(field)s must be a whole number."), field=name, params={"field": name})
-    return int(raw)
+    return value
 
 
 # --- output ---------------------------------------------------------------------

@@ -14,17 +14,17 @@ from irisrag.rag.lexical import terms
 from irisrag.rag.sources import highlight
 from irisrag.services import viewer
 from irisrag.web import document_markdown
+from irisrag.web.params import int_field
 from irisrag.web.security import user_required
 
 bp = Blueprint("viewer", __name__)
 
 
 def _chunk() -> int | None:
-    value = request.args.get("chunk", "")
-    return int(value) if value.isdigit() else None
+    return int_field(request.args, "chunk")
 
 
-@bp.get("/documents/<int:document_id>")
+@bp.get("/documents/<id:document_id>")
 @user_required
 def show_document(document_id: int):
     chunk = _chunk()
@@ -50,7 +50,7 @@ def file_response(doc) -> Response:
     return response
 
 
-@bp.get("/documents/<int:document_id>/file")
+@bp.get("/documents/<id:document_id>/file")
 @user_required
 def document_file(document_id: int):
     return file_response(viewer.for_user(current_user.id, document_id))

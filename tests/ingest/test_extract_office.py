@@ -113,3 +113,34 @@ def test_zip_bomb_disguised_as_docx_is_refused_quickly_and_small(tmp_path):
     assert caught.value.message == office_zip.BOMB and "word/document.xml" in caught.value.detail
     assert time.monotonic() - started < 2
     assert (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024 < 50
+
+
+def _docx_with_text(source, path, text: str):
+    """Copy a DOCX with its first paragraph's text replaced (one text node of any size)."""
+    with zipfile.ZipFile(source) as original, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as copy:
+        for item in original.infolist():
+            data = original.read(item.filename)
+            if item.filename == "word/document.xml":
+                data = data.replace(b"Paketverwaltung", text.encode(), 1)
+            copy.writestr(item, data)
+    return path
+
+
+def test_docx_with_a_text_node_past_the_parser_limit_is_too_large_not_damaged(tmp_path):
+    import random
+    import string
+
+    source = sample(tmp_path, "docx")
+    assert b"Paketverwaltung" in zipfile.ZipFile(source).read("word/document.xml")
+    words = random.Random(7).choices(string.ascii_letters + " ", k=10_500_000)  # lxml's limit: 10 MB a text node
+    path = _docx_with_text(source, tmp_path / "riesig.docx", "".join(words))
+    with pytest.raises(ExtractionError) as caught:
+        extract(path)
+    assert caught.value.message == office_zip.TOO_LARGE and "Text node too long" in caught.value.detail
+
+
+def test_docx_with_broken_xml_is_still_damaged(tmp_path):
+    path = _docx_with_text(sample(tmp_path, "docx"), tmp_path / "kaputt.docx", "<w:t><unclosed")
+    with pytest.raises(ExtractionError) as caught:
+        extract(path)
+    assert caught.value.message == office_zip.DAMAGED
