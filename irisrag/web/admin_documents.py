@@ -184,7 +184,7 @@ def document_progress():
 @admin_required
 def bulk_documents():
     """Delete, rebuild or move the selected documents; say how many, and which were refused and why."""
-    picked = {int(i) for i in request.form.getlist("ids") if i.isdigit()}  # still ticked afterwards
+    picked = set(parse_ids(request.form.getlist("ids")))  # still ticked afterwards
     try:
         ids = document_bulk.parse_ids(request.form.getlist("ids"))
         result = document_bulk.apply(request.form.get("action", ""), ids, id_field(request.form, "target"))
