@@ -57,16 +57,16 @@ def _whole(records: list[Record], chunks) -> None:
 
 def test_records_are_never_split_across_chunks_and_share_one_only_whole():
     records = _records(300)
-    chunks = list(chunk_pages(record_pages(iter(records)), 300, 60))
+    chunks = list(chunk_pages(record_pages(iter(records)), 300, 60, pack_records=True))
     assert len(chunks) < len(records)  # small records share chunks ...
     assert all(len(c.text) <= 300 and c.text.startswith("# artikel\nArtikel: ") for c in chunks)
     _whole(records, chunks)  # ... each whole, across the batches of BATCH records too
     assert [c.index for c in chunks] == list(range(len(chunks)))
 
 
-def test_one_record_per_chunk_when_packing_is_off():
+def test_one_record_per_chunk_by_default():
     records = _records(40)
-    chunks = list(chunk_pages(record_pages(iter(records)), 300, 60, pack_records=False))
+    chunks = list(chunk_pages(record_pages(iter(records)), 300, 60))
     assert len(chunks) == len(records)
     _whole(records, chunks)
 
@@ -75,7 +75,7 @@ def test_records_of_different_tables_never_share_a_chunk_nor_with_text():
     first, second = _records(3), [make_record("lager", [("Ort", "Halle 2"), ("Regal", "B7")])]
     pages = [Page(1, "Einleitung zum Katalog."), *record_pages(iter(first)), *record_pages(iter(second)),
              Page(3, "Schlusswort.")]
-    texts = [c.text for c in chunk_pages(pages, 700, 100)]
+    texts = [c.text for c in chunk_pages(pages, 700, 100, pack_records=True)]
     assert texts[0] == "Einleitung zum Katalog." and texts[-1] == "Schlusswort."
     assert [parse_records(t).table for t in texts[1:-1]] == ["artikel", "lager"]
 
