@@ -27,7 +27,7 @@ def datasets(root: Path, seed: int = 3) -> list[tuple[Path, str, list[tuple[str,
     prices.write_text("Artikel;Bezeichnung;Preis;Lager\n" + "".join(
         f"{n};{rng.choice(TOOLS)} M{rng.randint(2, 12)};{rng.randint(0, 99)},{rng.randint(0, 99):02d} €;"
         f"{rng.randint(0, 300)}\n" for n in numbers), encoding="utf-8")
-    everyone = [f"{f} {l}" for f in FIRST for l in LAST]
+    everyone = [f"{first} {last}" for first in FIRST for last in LAST]
     people = rng.sample(everyone, min(RECORDS, len(everyone)))
     staff = root / "telefonliste.json"
     staff.write_text(json.dumps({"stand": "2026-11", "mitarbeiter": [

@@ -16,11 +16,11 @@ from irisrag.errors import ExtractionError, UnsupportedFileType
 from irisrag.i18n import N_, Label
 from irisrag.ingest.extract_csv import csv_pages
 from irisrag.ingest.extract_html import MAX_HTML_CHARS, extract_html_bytes, extract_html_text
+from irisrag.ingest.extract_json import json_pages
 from irisrag.ingest.extract_odf import epub_pages, odp_pages, ods_pages, odt_pages
 from irisrag.ingest.extract_office import docx_pages, pptx_pages, xlsx_pages
-from irisrag.ingest.extract_json import json_pages
-from irisrag.ingest.extract_xml import xml_pages
 from irisrag.ingest.extract_pdf import PdfFile, iter_pdf_pages, open_pdf
+from irisrag.ingest.extract_xml import xml_pages
 from irisrag.ingest.ocr import OcrSettings, image_pages, pdf_missing_ocr_error, pdf_page_reader, tesseract
 from irisrag.ingest.pages import Extracted, Page
 

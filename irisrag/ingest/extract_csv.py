@@ -44,7 +44,7 @@ def rows_to_records(table: str, rows: Iterator[list]) -> Iterator[Record]:
                 header = list(row)
             continue
         names = header + [str(n) for n in range(len(header) + 1, len(row) + 1)]
-        record = make_record(table, zip(names, row))
+        record = make_record(table, zip(names, row, strict=False))  # a short row: its missing cells are empty
         if record is not None:
             yield record
             count += 1

@@ -47,7 +47,7 @@ def test_spreadsheet_sheets_carry_their_header_row_atop_every_chunk(tmp_path, ki
     records = [parse_records(c.text) for c in chunks]
     assert {r.table for r in records} == {"Pakete"}
     rows = [fields for r in records for fields in r.records]
-    assert rows == [tuple(zip(("Nr", "Name", "Beschreibung"), (str(v) for v in row))) for row in ROWS]
+    assert rows == [tuple(zip(("Nr", "Name", "Beschreibung"), (str(v) for v in row), strict=True)) for row in ROWS]
     if kind == "xlsx":
         [second] = [p for p in pages if p.number == 2]
         assert second.records[0].table == "Versionen"

@@ -6,8 +6,15 @@ import random
 from irisrag.ingest.chunk import chunk_pages
 from irisrag.ingest.extract_csv import record_pages
 from irisrag.ingest.pages import Page
-from irisrag.ingest.records import (MAX_FIELDS, MAX_VALUE_CHARS, Record, format_records, make_record,
-                                    parse_records, split_record)
+from irisrag.ingest.records import (
+    MAX_FIELDS,
+    MAX_VALUE_CHARS,
+    Record,
+    format_records,
+    make_record,
+    parse_records,
+    split_record,
+)
 
 
 def test_a_record_reads_as_field_lines_under_its_table_and_parses_back():
