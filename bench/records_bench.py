@@ -9,8 +9,9 @@
    Each is imported by ``irisrag.ingest.pipeline.run_import`` in a fresh Python process
    (LanceDB in a temporary directory, the fake embedder unless ``--embedder use``), the way an
    RQ work horse runs it: peak RSS (``ru_maxrss``, = VmHWM), RssAnon sampled every 20 ms,
-   wall time and chunks. ``--baseline DIR`` runs the CSV once more with the code of the
-   checkout ``DIR`` (e.g. main before this change) in the same run.
+   wall time and chunks. A third row reads and chunks the CSV alone (no embedder, no store;
+   RssAnon at the end): the record path's own memory. ``--baseline DIR`` runs the CSV once
+   more with the code of the checkout ``DIR`` (e.g. main before this change) in the same run.
 2. **Retrieval: packed vs one record a chunk.** Three small tables (a CSV price list, a JSON
    staff list, an XML book catalogue; 150 records each) imported into one area, once with
    whole records packed into chunks (``chunk_pages(pack_records=True)``, the default) and
@@ -54,6 +55,16 @@ from irisrag.embeddings import FakeEmbedder, UseEmbedder
 from irisrag.ingest.pipeline import ImportJob, PipelineSettings, run_import
 from irisrag.vectorstore import VectorStore
 
+if args["chunk_only"]:  # extraction and chunking alone: what the record path itself holds
+    from irisrag.ingest.chunk import chunk_pages
+    from irisrag.ingest.extract import iter_pages
+    idle = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    started, count = time.perf_counter(), 0
+    for chunk in chunk_pages(iter_pages(Path(args["path"]), args["kind"])):
+        count += 1
+    print("RESULT " + json.dumps({"seconds": time.perf_counter() - started, "chunks": count, "idle": idle,
+                                  "peak_anon": anon(), "maxrss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+    sys.exit(0)
 embedder = UseEmbedder() if args["embedder"] == "use" else FakeEmbedder()
 embedder.embed_documents(["warm-up"])
 store = VectorStore(args["lancedb"], embedder.key, embedder.dim, read_consistency_seconds=0)
@@ -95,10 +106,11 @@ def write_text(path: Path, size: int) -> Path:
     return path
 
 
-def import_in_child(path: Path, kind: str, embedder: str, root: Path, workroot: Path) -> dict:
+def import_in_child(path: Path, kind: str, embedder: str, root: Path, workroot: Path,
+                    chunk_only: bool = False) -> dict:
     with tempfile.TemporaryDirectory(dir=workroot) as tmp:
         args = {"path": str(path), "kind": kind, "embedder": embedder, "lancedb": str(Path(tmp) / "lance"),
-                "root": str(root)}
+                "root": str(root), "chunk_only": chunk_only}
         proc = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(args)], cwd=root, capture_output=True,
                               text=True, timeout=3600, env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"})
     lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
@@ -116,12 +128,15 @@ def memory_section(rows: int, embedder: str, baseline: Path | None, workroot: Pa
     runs["text"] = import_in_child(text_path, "text", embedder, ROOT, workroot)
     log(f"memory: {rows} CSV rows")
     runs["csv"] = import_in_child(csv_path, "csv", embedder, ROOT, workroot)
+    log(f"memory: {rows} CSV rows, extraction and chunking alone")
+    runs["csv-chunks"] = import_in_child(csv_path, "csv", embedder, ROOT, workroot, chunk_only=True)
     if baseline is not None:
         log(f"memory: {rows} CSV rows with {baseline}")
         runs["csv-baseline"] = import_in_child(csv_path, "csv", embedder, baseline, workroot)
     base = runs["text"]
     labels = {"text": f"plain text, {size / 1e6:.1f} MB (baseline)", "csv": f"CSV, {rows:,} rows, {size / 1e6:.1f} MB",
-              "csv-baseline": f"CSV, {rows:,} rows, code of {baseline}"}
+              "csv-baseline": f"CSV, {rows:,} rows, code of {baseline}",
+              "csv-chunks": f"CSV, {rows:,} rows: extraction and chunking alone (no embedder, no store)"}
     body = table(["input", "chunks", "peak RSS MiB", "× text", "peak RssAnon MiB", "idle RSS MiB", "seconds", "× text"],
                  [[labels[k], r["chunks"], f"{r['maxrss']:.0f}", f"{r['maxrss'] / base['maxrss']:.2f}",
                    f"{r['peak_anon']:.0f}", f"{r['idle']:.0f}", f"{r['seconds']:.1f}",
