@@ -53,20 +53,7 @@ def _drop(element) -> None:
 def record_depth(path: Path) -> tuple[int, str, Record | None] | None:
     """Return (depth, element name) of the repeated elements (root = 0) and a record of the root's
     attributes (None without), or None for other XML."""
-    first, second = Counter(), Counter()
-    depth, root = 0, None
-    for event, element in _events(path, ("start", "end")):
-        if event == "start":
-            depth += 1
-            if depth == 1:
-                root = make_record(_name(element), element_fields_of_attributes(element))
-            elif depth == 2:
-                first[_name(element)] += 1
-            elif depth == 3 and sum(first.values()) == 1:
-                second[_name(element)] += 1
-            continue
-        depth -= 1
-        _drop(element)  # counted at its start
+    first, second, root = _shape(path)
     for level, counts in ((1, first), (2, second)):
         if level == 2 and sum(first.values()) != 1:
             break
@@ -75,7 +62,27 @@ def record_depth(path: Path) -> tuple[int, str, Record | None] | None:
     return None
 
 
+def _shape(path: Path) -> tuple[Counter, Counter, Record | None]:
+    """Count the names of the root's children and, while it has one, its grandchildren; read the root's attributes."""
+    first, second = Counter(), Counter()
+    depth, root = 0, None
+    for event, element in _events(path, ("start", "end")):
+        if event == "end":
+            depth -= 1
+            _drop(element)  # counted at its start
+            continue
+        depth += 1
+        if depth == 1:
+            root = make_record(_name(element), element_fields_of_attributes(element))
+        elif depth == 2:
+            first[_name(element)] += 1
+        elif depth == 3 and sum(first.values()) == 1:
+            second[_name(element)] += 1
+    return first, second, root
+
+
 def element_fields_of_attributes(element) -> list[tuple[str, str]]:
+    """Return an element's attributes as (local name, value) pairs."""
     return [(lxml.etree.QName(key).localname, value) for key, value in element.attrib.items()]
 
 
