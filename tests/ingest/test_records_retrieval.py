@@ -46,3 +46,16 @@ def test_a_fact_in_one_row_is_found_first(tmp_path, request, embedder_kind):
     first = parse_records(context.chunks[0].hit.text)
     record = next(fields for fields in first.records if fields[0] == ("Artikel", "4711"))
     assert dict(record)["Preis"] == "1,00 €"
+
+
+def test_records_stream_through_the_pipeline_without_listing_every_chunk_first(tmp_path):
+    path = write_catalogue(tmp_path / "preisliste.csv", rows=2000)
+    embedder = FakeEmbedder()
+    store = VectorStore(str(tmp_path / "lance"), embedder.key, embedder.dim, read_consistency_seconds=0)
+    totals = []
+    result = run_import(ImportJob(1, 1, path, "csv"), embedder=embedder, store=store,
+                        settings=PipelineSettings(),
+                        progress=lambda stage, done, total: stage == "embedding" and totals.append((done, total)))
+    assert result.chunks == 2000
+    assert totals[0][1] < 2000  # the first batch is embedded before the last row is read (a list would know all)
+    assert totals[-1] == (2000, 2000) and all(done <= total for done, total in totals)
