@@ -144,7 +144,8 @@ class RecordPacker:
         """Take one record; yield the chunks (text, page) it completes."""
         body = "\n".join(record.lines)
         head = len(TABLE_PREFIX) + len(record.table) + 1
-        if self.bodies and (not self.pack or record.table != self.table or head + self.used + 2 + len(body) > self.size):
+        fits = self.pack and record.table == self.table and head + self.used + 2 + len(body) <= self.size
+        if self.bodies and not fits:
             yield from self.flush()
         if head + len(body) > self.size:
             yield from ((text, page) for text in split_record(record, self.size))
