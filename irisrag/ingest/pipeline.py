@@ -94,7 +94,7 @@ def run_import(job: ImportJob, *, embedder, store, settings: PipelineSettings, p
     progress("extracting", 0, 0)
     page_total, source = page_source(job.path, job.kind, settings.ocr)
     pages = PagePrefetch(source)
-    writer = ChunkWriter(store, job, settings.write_rows)
+    writer = ChunkWriter(store, job, _write_rows(job, settings))
     try:
         _chunk_and_embed(pages, page_total, embedder, settings, progress, timings, writer)
         if not writer.rows:
@@ -109,6 +109,19 @@ def run_import(job: ImportJob, *, embedder, store, settings: PipelineSettings, p
     timings["total"] = time.perf_counter() - started
     log.info("imported document_id=%s chunks=%d seconds=%.2f", job.document_id, writer.rows, timings["total"])
     return ImportResult("done", sha256, size, writer.rows, timings)
+
+
+# Records are short chunks, and a table may have 100,000 of them: LanceDB's memory grows with
+# every staged write (version), so they are written in batches this many times larger
+# (bench/records_bench.py; docs/notes/h-records.md).
+RECORD_WRITE_FACTOR = 8
+
+
+def _write_rows(job: ImportJob, settings: PipelineSettings) -> int:
+    """Return the rows a LanceDB write takes for this import: ``write_rows``, larger for records."""
+    if streams_records(job.path, job.kind):
+        return settings.write_rows * RECORD_WRITE_FACTOR
+    return settings.write_rows
 
 
 class ChunkWriter:

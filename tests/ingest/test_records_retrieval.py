@@ -59,3 +59,14 @@ def test_records_stream_through_the_pipeline_without_listing_every_chunk_first(t
     assert result.chunks == 2000
     assert totals[0][1] < 2000  # the first batch is embedded before the last row is read (a list would know all)
     assert totals[-1] == (2000, 2000) and all(done <= total for done, total in totals)
+
+
+def test_records_are_written_to_lancedb_in_larger_batches(tmp_path):
+    from irisrag.ingest.pipeline import RECORD_WRITE_FACTOR, _write_rows
+
+    settings = PipelineSettings(write_rows=512)
+    assert RECORD_WRITE_FACTOR > 1
+    assert _write_rows(ImportJob(1, 1, tmp_path / "a.csv", "csv"), settings) == 512 * RECORD_WRITE_FACTOR
+    assert _write_rows(ImportJob(1, 1, tmp_path / "a.jsonl", "text"), settings) == 512 * RECORD_WRITE_FACTOR
+    assert _write_rows(ImportJob(1, 1, tmp_path / "a.md", "text"), settings) == 512
+    assert _write_rows(ImportJob(1, 1, tmp_path / "a.pdf", "pdf"), settings) == 512
