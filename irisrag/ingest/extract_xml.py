@@ -8,7 +8,9 @@ nested ones by dotted names (``preis.waehrung``), a child's attributes as ``kind
 Other XML stays plain text, as before. The file is read twice with ``iterparse`` (first to
 find the repeated element, then for the records), each element dropped once read, so memory
 stays flat. The parser is hardened as for EPUBs: no entity expansion, no DTD loading, no
-network, lxml's default depth and size limits.
+network, lxml's default depth and size limits; a file beyond them (nested deeper than 256
+levels, an entity bomb) stays plain text as before, its entities never expanded. A file that
+is not well-formed fails with the line of the error.
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from irisrag.ingest.records import Record, make_record
 
 MAX_DEPTH = 8
 MALFORMED = N_("The XML file is not well-formed (line %(line)s).")
+_RESOURCE_LIMIT = 114  # libxml2's XML_ERR_RESOURCE_LIMIT: too deep, entity amplification
 _SAFE = {"resolve_entities": False, "no_network": True, "huge_tree": False, "load_dtd": False,
          "remove_comments": True, "remove_pis": True}
 
@@ -34,10 +37,16 @@ def _name(element) -> str:
     return lxml.etree.QName(element).localname
 
 
+class OverLimits(Exception):
+    """The XML is beyond the parser's limits (nesting, entity amplification): it is read as text, as before."""
+
+
 def _events(path: Path, events: tuple[str, ...]):
     try:
         yield from lxml.etree.iterparse(str(path), events=events, **_SAFE)
     except lxml.etree.XMLSyntaxError as exc:
+        if exc.code == _RESOURCE_LIMIT:
+            raise OverLimits(str(exc)) from exc
         line = exc.position[0] if exc.position else 0
         raise ExtractionError(MALFORMED, f"{path}: {exc}", params={"line": line}) from exc
 
@@ -122,8 +131,12 @@ def xml_records(path: Path, level: int, tag: str) -> Iterator[Record]:
 
 
 def xml_pages(path: Path, text_page) -> Iterator[Page]:
-    """Yield an XML file's records in batches, or ``text_page()`` for XML without repeated elements."""
-    found = record_depth(path)
+    """Yield an XML file's records in batches, or ``text_page()`` for XML without repeated elements
+    (or beyond the parser's limits: its text is indexed as it is, entities never expanded)."""
+    try:
+        found = record_depth(path)
+    except OverLimits:
+        found = None
     if found is None:
         yield text_page()
         return
