@@ -51,9 +51,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     dataset = beir.load(args.directory, "test", args.queries)
     embedder = UseEmbedder()
-    options = runner.EvalOptions(fts_language=args.language)
-    on = replace(options.settings, mode="hybrid", gate=GateSettings(), bridge=BridgeSettings("embedder"))
-    off = replace(on, bridge=BridgeSettings())
+    options = runner.EvalOptions.original(fts_language=args.language)
+    on = replace(options.settings, mode="hybrid", gate=GateSettings.of(), bridge=BridgeSettings.plain("embedder"))
+    off = replace(on, bridge=BridgeSettings.plain())
     words_only = replace(on, bridge=replace(on.bridge, vector_search=False))
     scratch = Path(tempfile.mkdtemp(prefix="irisrag-bridge-bench-"))
     rows: dict[str, list[dict[str, float]]] = {"off": [], "cold": [], "warm": [], "repeated": [],

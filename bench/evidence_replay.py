@@ -58,7 +58,7 @@ def _parts(pairs, ranks, question_terms, credit, cosines) -> dict:
     rank_of = dict(zip((h.document_id for h in hits), ranks, strict=True))
 
     def evidence(coverage: float, missing: float, with_cosines: bool):
-        weights = GateSettings(top_documents=MAX_DOCUMENTS, coverage_weight=coverage, missing_weight=missing)
+        weights = GateSettings.of(top_documents=MAX_DOCUMENTS, coverage_weight=coverage, missing_weight=missing)
         return gate.document_evidence(hits, matches, ranks, question_terms, weights, credit,
                                       cosines if with_cosines else None)
     asked, bridged = evidence(0, 0, False), evidence(0, 0, True)
@@ -70,8 +70,8 @@ def collect(directory: str, language: str, out: str, negatives: list[str], embed
     from irisrag.embeddings import build_embedder
 
     dataset, embedder = beir.load(directory, "test"), build_embedder({"EMBEDDER": embedder_name})
-    settings = replace(runner.EvalOptions().settings, mode="hybrid", gate=GateSettings(),
-                       bridge=BridgeSettings("embedder"))
+    settings = replace(runner.EvalOptions.original().settings, mode="hybrid", gate=GateSettings.of(),
+                       bridge=BridgeSettings.plain("embedder"))
     seen: list[dict] = []
     product = retrieve._passing
 
@@ -84,7 +84,7 @@ def collect(directory: str, language: str, out: str, negatives: list[str], embed
     scratch = Path(tempfile.mkdtemp(prefix="irisrag-evidence-"))
     retrieve._passing = spy
     try:
-        options = runner.EvalOptions(settings=settings, fts_language=language)
+        options = runner.EvalOptions.original(settings=settings, fts_language=language)
         store, chunks, _ = runner.build_store(dataset, embedder, options, scratch / "lancedb", CACHE,
                                               lambda m: print(m, file=sys.stderr))
         corpus = list(dataset.corpus)

@@ -14,8 +14,6 @@ from irisrag.evaluation import answers, beir
 from irisrag.evaluation.runner import EvalOptions
 from irisrag.llm import NoLLM
 from irisrag.rag.answer import llm_name
-from irisrag.rag.retrieve import RetrievalSettings
-from irisrag.searchtext import SearchText
 
 
 def _lines(data: dict) -> list[str]:
@@ -48,9 +46,7 @@ def eval_answers_command(dataset_dir: Path, limit: int | None, offset: int, no_l
         raise click.ClickException(f"{dataset_dir} has no answers.jsonl (gold answers).")
     dataset = beir.load(dataset_dir, "test", None if limit is None else offset + limit)
     dataset = replace(dataset, queries=dict(list(dataset.queries.items())[offset:]))
-    options = EvalOptions(settings=RetrievalSettings.from_config(config), chunk_size=int(config["CHUNK_SIZE"]),
-                          chunk_overlap=int(config["CHUNK_OVERLAP"]), fts_language=config["FTS_LANGUAGE"],
-                          batch_size=int(config["EMBEDDING_BATCH_SIZE"]), search_text=SearchText.from_config(config))
+    options = EvalOptions.from_config(config, words=comps.word_vectors)
     model = llm_auto.active(comps.llm)  # auto: what it finds now
     llm = None if no_llm or isinstance(model, NoLLM) else model
     folder = scratch or Path(current_app.instance_path) / "tmp" / "eval"
