@@ -132,7 +132,7 @@ def eval_command(dataset_dir: Path, split: str, mode: str, limit: int | None, ft
     """
     comps = components.get()
     config = comps.config
-    options = runner.EvalOptions.from_config(config, words=comps.word_vectors, fts_language=fts_language)
+    options = eval_options(comps, fts_language)
     folder = scratch or Path(current_app.instance_path) / "tmp" / "eval"
     if followups:
         report, params = eval_followups.run(beir.load(dataset_dir, split, name=name), limit or 200, options, folder)
@@ -165,6 +165,11 @@ def eval_command(dataset_dir: Path, split: str, mode: str, limit: int | None, ft
     finally:  # an interrupted run keeps what the reranker embedded so far
         _flush_rerank_cache(modes)
     _report(report, params, as_json)
+
+
+def eval_options(comps: components.Components, fts_language: str | None = None) -> runner.EvalOptions:
+    """The eval's options: the app's own settings and word vectors, as every question's (``Components.retriever``)."""
+    return runner.EvalOptions.from_config(comps.config, words=comps.word_vectors, fts_language=fts_language)
 
 
 def _report(report: runner.Report, params: dict, as_json: bool) -> None:
