@@ -1,4 +1,4 @@
-"""The context gate: which ranked candidate chunks may reach the answer's context.
+"""The context gate: which ranked candidate chunks may reach the answer's context, then the caps (``capped``).
 
 Rules (GATE_RULE):
 

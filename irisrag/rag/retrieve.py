@@ -17,7 +17,7 @@ Stages (SPEC 5), each timed in ``Context.timings`` (seconds):
              and gets its fused rank as ``rank``
 ``lexical`` match each candidate's search text (``Hit.lexical_text``: with its title and compound
             parts) against the question's normalised terms, then the
-            gate (GATE_RULE, ``gate.py``): ``lexical``, the original's rule, passes a candidate
+            gate (GATE_RULE, ``gate.py``, where the gate and the caps live): ``lexical``, the original's rule, passes a candidate
             that shares at least ``min(MIN_MATCH_TERMS, number of question terms)`` terms or
             has a lexical score of at least MIN_MATCH_SCORE (the clamp lets a one-word question
             such as "OpenTelemetry?" find anything); ``ranked`` also passes a chunk of the first
@@ -39,8 +39,8 @@ Stages (SPEC 5), each timed in ``Context.timings`` (seconds):
             CONTEXT_CHUNKS (9) in all
 ``sources`` found sources from every candidate that passed the gate (see ``sources.py``)
 
-The mode comes from ``RetrievalSettings.mode`` (RETRIEVAL_MODE; the dataclass default is the
-original's ``vector``) unless ``build_context`` is given one. A store with vector search only
+The mode comes from ``RetrievalSettings.mode`` (RETRIEVAL_MODE of the retrieval profile, ``hybrid``;
+``RetrievalSettings.original()``: ``vector``) unless ``build_context`` is given one. A store with vector search only
 (``ChunkSearch``) gives ``hybrid`` an empty full-text leg, i.e. the vector ranking.
 
 Every candidate is kept in ``Context.candidates`` with the gate that dropped it
