@@ -75,7 +75,7 @@ def _allowlist(value: str) -> list[str]:
 
 
 def _count(value: str) -> int:
-    number = int(value)
+    number = _whole(value)
     if number < 0:
         raise ValueError("must not be negative")
     return number
@@ -97,11 +97,36 @@ def _choice(*allowed: str) -> Callable[[str], str]:
     return parse
 
 
+def _whole(value: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        raise ValueError("a whole number") from None
+
+
 def _positive(value: str) -> int:
-    number = int(value)
+    number = _whole(value)
     if number < 1:
         raise ValueError("must be at least 1")
     return number
+
+
+def _fts_language(value: str) -> str:
+    """A stemming language of the full-text index, spelt as LanceDB names it."""
+    from irisrag.vectorindex import FTS_LANGUAGES
+
+    found = [name for name in FTS_LANGUAGES if name.lower() == value.strip().lower()]
+    if not found:
+        raise ValueError(f"one of {', '.join(FTS_LANGUAGES)}")
+    return found[0]
+
+
+def _profile(value: str) -> str:
+    """A retrieval profile's name, or empty for the EMBEDDER's (``PROFILES``)."""
+    name = value.strip().lower()
+    if name and name not in ("use", "e5", "generic"):
+        raise ValueError("use, e5 or generic (empty: the EMBEDDER's)")
+    return name
 
 
 def _fraction(value: str) -> float:
@@ -193,7 +218,7 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     *_group(
         "Embedder and language model",
-        Setting("EMBEDDER", "use", "Embedder: `use` (built-in multilingual USE, offline, fast), `e5` (built-in multilingual-e5-small, offline, better but ~15x slower to import), `ollama`, `openai`, `fake` (tests)."),
+        Setting("EMBEDDER", "use", "Embedder: `use` (built-in multilingual USE, offline, fast), `e5` (built-in multilingual-e5-small, offline, better but ~15x slower to import), `ollama`, `openai`, `fake` (tests).", _choice("use", "e5", "ollama", "openai", "fake")),
         Setting("OLLAMA_URL", "http://127.0.0.1:11434", "Ollama base URL (embeddings `/api/embed`, chat `/api/chat`)."),
         Setting("OLLAMA_EMBED_MODEL", "nomic-embed-text", "Ollama embedding model."),
         Setting("OLLAMA_EMBED_DIM", 768, "Dimension the Ollama embedding model answers with.", int),
@@ -208,8 +233,8 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     *_group(
         "Retrieval",
-        Setting("RETRIEVAL_PROFILE", "", "The retrieval tuning (candidates, fusion, gate, term bridge, caps; README: retrieval profiles) calibrated for an embedder: `use`, `e5` or `generic` (any other embedder); empty: the EMBEDDER's (`use` for `use`, `e5` for `e5`, else `generic`).", _choice("", "use", "e5", "generic")),
-        Setting("FTS_LANGUAGE", "German", "Stemming language of the full-text index (`German`, `English`, ...); a change rebuilds the index at the next import."),
+        Setting("RETRIEVAL_PROFILE", "", "The retrieval tuning (candidates, fusion, gate, term bridge, caps; README: retrieval profiles) calibrated for an embedder: `use`, `e5` or `generic` (any other embedder); empty: the EMBEDDER's (`use` for `use`, `e5` for `e5`, else `generic`).", _profile),
+        Setting("FTS_LANGUAGE", "German", "Stemming language of the full-text index (`German`, `English`, ...); a change rebuilds the index at the next import.", _fts_language),
     ),
     *_group(
         "History",
@@ -382,6 +407,9 @@ def load(environ: Mapping[str, str] | None = None, overrides: Mapping[str, Any] 
     return values
 
 
+_ACCEPTS = {int: "a whole number", float: "a number"}   # the plain parsers' own messages name no rule
+
+
 def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
     """The operator settings set in the environment, parsed (ConfigError names a refused one)."""
     values = {}
@@ -391,7 +419,8 @@ def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
             try:
                 values[setting.key] = setting.parse(raw)
             except (ValueError, TypeError, KeyError) as exc:
-                raise ConfigError(f"IRISRAG_{setting.key}={raw!r} is not valid: {exc}") from exc
+                accepts = _ACCEPTS.get(setting.parse, exc)
+                raise ConfigError(f"IRISRAG_{setting.key}={raw!r} is not valid: {accepts}") from exc
     return values
 
 

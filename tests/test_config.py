@@ -27,6 +27,10 @@ def test_config_bad_number_names_the_variable(monkeypatch):
     monkeypatch.setenv("IRISRAG_CHUNK_SIZE", "seven hundred")
     with pytest.raises(ValueError, match="IRISRAG_CHUNK_SIZE"):
         config.load()
+    with pytest.raises(config.ConfigError, match="IRISRAG_PORT='80a' is not valid: a whole number"):
+        config.load({"IRISRAG_PORT": "80a"})
+    with pytest.raises(config.ConfigError, match="IRISRAG_LLM_CONTEXT_TOKENS='x' is not valid: must be at least 1|a whole"):
+        config.load({"IRISRAG_LLM_CONTEXT_TOKENS": "x"})
 
 
 def test_config_missing_secret_key_fails_fast(monkeypatch, tmp_path):

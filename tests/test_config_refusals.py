@@ -113,3 +113,24 @@ def test_test_only_values_are_not_in_the_operator_table():
     assert "FAKE_EMBED_DELAY" not in operator and "FAKE_EMBED_DELAY" in config.DEFAULTS
     assert len(config.SETTINGS) <= 50
     assert not operator & set(config.PROFILES["use"]) and not operator & config.INTERNAL_DEFAULTS.keys()
+
+
+@pytest.mark.parametrize(("name", "value", "accepts"), [
+    ("IRISRAG_EMBEDDER", "usee", "one of use, e5, ollama, openai, fake"),
+    ("IRISRAG_FTS_LANGUAGE", "Deutsch", "one of Arabic, Danish"),
+    ("IRISRAG_OLLAMA_EMBED_DIM", "768d", "a whole number"),
+    ("IRISRAG_RETRIEVAL_PROFILE", "bm25", r"use, e5 or generic \(empty: the EMBEDDER's\)"),
+])
+def test_a_value_the_setting_does_not_take_names_what_it_takes(name, value, accepts):
+    with pytest.raises(ConfigError, match=f"{name}='{value}' is not valid: {accepts}"):
+        load({name: value})
+
+
+def test_a_language_is_taken_in_any_case_and_kept_as_the_index_spells_it():
+    assert load({"IRISRAG_FTS_LANGUAGE": "english"})["FTS_LANGUAGE"] == "English"
+
+
+def test_every_profile_can_be_named_and_each_embedder_has_one():
+    assert all(load({"IRISRAG_RETRIEVAL_PROFILE": name})["RETRIEVAL_PROFILE"] == name for name in config.PROFILES)
+    assert set(config.PROFILE_OF_EMBEDDER.values()) <= set(config.PROFILES) and "generic" in config.PROFILES
+    assert config.PROFILES["use"] == {s.key: s.default for s in config.PROFILE_FIELDS}   # the table's own values
