@@ -107,7 +107,10 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     dataset = beir.load(args.directory, "test", args.limit)
     embedder = UseEmbedder()
-    base = runner.EvalOptions.original(fts_language=args.language)
+    from irisrag.embeddings import UseEmbedder
+    from irisrag.rag.bridge import WordVectors
+
+    base = runner.EvalOptions.original(fts_language=args.language, words=WordVectors(UseEmbedder().embed_documents))
     base = replace(base, settings=replace(base.settings, mode="hybrid",
                                           gate=replace(base.settings.gate, rule="evidence")))
     scratch = Path(tempfile.mkdtemp(prefix="irisrag-bridge-"))

@@ -39,7 +39,7 @@ import numpy as np
 from irisrag.evaluation import beir, runner
 from irisrag.evaluation.metrics import documents_by_best_chunk, recall_at
 from irisrag.evaluation.tune import half
-from irisrag.rag import gate, retrieve
+from irisrag.rag import bridge, gate, retrieve
 from irisrag.rag.lexical import match, terms
 from irisrag.rag.retrieve import GateSettings, RetrievalSettings
 from irisrag.vectorstore import Hit
@@ -62,7 +62,8 @@ def collect(directory: str, language: str, out: str, negatives: list[str]) -> No
     from irisrag.embeddings import UseEmbedder
 
     dataset = beir.load(directory, "test")
-    embedder, options = UseEmbedder(), runner.EvalOptions.original(fts_language=language)
+    embedder = UseEmbedder()
+    options = runner.EvalOptions.original(fts_language=language, words=bridge.WordVectors(embedder.embed_documents))
     scratch = Path(tempfile.mkdtemp(prefix="irisrag-gate-"))
     try:
         store, chunks, _ = runner.build_store(dataset, embedder, options, scratch / "lancedb", CACHE, print)

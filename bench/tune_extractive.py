@@ -47,7 +47,7 @@ def features(directory: Path, limit: int, app) -> list[tuple[list, list[str]]]:
         rows = []
         for (qid, question), vector in zip(dataset.queries.items(), vectors, strict=True):
             context = build_context(question, [1], embedder=comps.embedder, store=store, settings=options.settings,
-                                    query_vector=vector)
+                                    query_vector=vector, words=comps.word_vectors)
             found = extractive.candidates(context)
             sims = extractive.semantic(question, [u.text for u, _ in found], comps.embedder)
             qterms = context.terms
