@@ -11,6 +11,7 @@ from redis.exceptions import RedisError
 from rq import Worker
 
 from irisrag import components, create_app, vectorstore
+from irisrag.config import ConfigError
 from irisrag.jobs.maintenance import schedule_maintenance
 from irisrag.jobs.sweep import schedule_sweep, sweep_now
 
@@ -87,8 +88,11 @@ def _check_before_fork() -> None:
 
 
 def main(argv: list[str]) -> None:
-    """Run a worker on the configured queue until stopped."""
-    app = create_app()
+    """Run a worker on the configured queue until stopped (a refused setting ends it with the reason)."""
+    try:
+        app = create_app()
+    except ConfigError as exc:
+        raise SystemExit(f"IrisRAG does not start: {exc}") from exc
     with app.app_context():
         comps = components.get()
         wait_for_redis(comps.redis)

@@ -35,8 +35,9 @@ def _p90(values: list[float]) -> float:
     return sorted(values)[max(0, round(0.9 * len(values)) - 1)]
 
 
-def _ask(question, embedder, store, settings) -> dict[str, float]:
-    context = build_context(question, [runner.SCRATCH_AREA], embedder=embedder, store=store, settings=settings)
+def _ask(question, embedder, store, settings, words) -> dict[str, float]:
+    context = build_context(question, [runner.SCRATCH_AREA], embedder=embedder, store=store, settings=settings,
+                            words=words)
     return {"bridge": 1000 * context.timings["bridge"], "total": 1000 * context.timings["total"],
             "bridged": len(context.bridge.words)}
 
@@ -51,9 +52,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     dataset = beir.load(args.directory, "test", args.queries)
     embedder = UseEmbedder()
-    options = runner.EvalOptions(fts_language=args.language)
-    on = replace(options.settings, mode="hybrid", gate=GateSettings(), bridge=BridgeSettings("embedder"))
-    off = replace(on, bridge=BridgeSettings())
+    options = runner.EvalOptions.original(fts_language=args.language)
+    on = replace(options.settings, mode="hybrid", gate=GateSettings.of(), bridge=BridgeSettings.plain("embedder"))
+    off = replace(on, bridge=BridgeSettings.plain())
     words_only = replace(on, bridge=replace(on.bridge, vector_search=False))
     scratch = Path(tempfile.mkdtemp(prefix="irisrag-bridge-bench-"))
     rows: dict[str, list[dict[str, float]]] = {"off": [], "cold": [], "warm": [], "repeated": [],
@@ -63,14 +64,13 @@ def main(argv: list[str] | None = None) -> None:
                                               lambda m: print(m, file=sys.stderr))
         warm = bridge.WordVectors(embedder.embed_documents)
         for question in dataset.queries.values():
-            rows["off"].append(_ask(question, embedder, store, off))
-            bridge._words = bridge.WordVectors(embedder.embed_documents)   # nothing cached
-            rows["cold"].append(_ask(question, embedder, store, on))
-            bridge._words = warm
-            rows["warm"].append(_ask(question, embedder, store, on))
+            rows["off"].append(_ask(question, embedder, store, off, warm))
+            cold = bridge.WordVectors(embedder.embed_documents)   # nothing cached
+            rows["cold"].append(_ask(question, embedder, store, on, cold))
+            rows["warm"].append(_ask(question, embedder, store, on, warm))
             pair = [("repeated", on), ("repeated, no vector search", words_only)]
             for way, settings in pair if len(rows["off"]) % 2 else reversed(pair):  # alternate the order
-                rows[way].append(_ask(question, embedder, store, settings))
+                rows[way].append(_ask(question, embedder, store, settings, warm))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     base = [r["total"] for r in rows["off"]]

@@ -107,7 +107,10 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     dataset = beir.load(args.directory, "test", args.limit)
     embedder = UseEmbedder()
-    base = runner.EvalOptions(fts_language=args.language)
+    from irisrag.embeddings import UseEmbedder
+    from irisrag.rag.bridge import WordVectors
+
+    base = runner.EvalOptions.original(fts_language=args.language, words=WordVectors(UseEmbedder().embed_documents))
     base = replace(base, settings=replace(base.settings, mode="hybrid",
                                           gate=replace(base.settings.gate, rule="evidence")))
     scratch = Path(tempfile.mkdtemp(prefix="irisrag-bridge-"))
@@ -124,9 +127,9 @@ def main(argv: list[str] | None = None) -> None:
               "tune / held-out / all", flush=True)
         for evidence in [float(e) for e in args.evidence.split(",")]:
             gate = replace(base.settings.gate, min_evidence=evidence)
-            variants = [("none", BridgeSettings())] * (not args.no_baseline) + [
+            variants = [("none", BridgeSettings.plain())] * (not args.no_baseline) + [
                 (f"sim {s} chunks {c} credit {g}" + (f" dict gate {k} credit {d}" if args.dictionary else ""),
-                 BridgeSettings("embedder", int(c), float(s), float(g), dictionary=args.dictionary,
+                 BridgeSettings.plain("embedder", int(c), float(s), float(g), dictionary=args.dictionary,
                                 dictionary_evidence=float(d), dictionary_gate=k == "1", dictionary_cache=str(CACHE)))
                 for s in args.similarity.split(",") for c in args.chunks.split(",")
                 for g in args.credit.split(",") for d in args.dictionary_credit.split(",")

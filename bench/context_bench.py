@@ -46,6 +46,7 @@ cached table is never changed).
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -94,6 +95,15 @@ LIGHT_VARIANTS = ("numpy", "numpy_subset", "lance_raw", "store_search", "store_f
 
 
 # --- data --------------------------------------------------------------------------
+
+
+@functools.cache
+def use_words():
+    """The term bridge's word vectors, as the app's components make them (the built-in USE embedder's)."""
+    from irisrag.embeddings import UseEmbedder
+    from irisrag.rag.bridge import WordVectors
+
+    return WordVectors(UseEmbedder().embed_documents)
 
 def load_corpus(n_real: int) -> tuple[list[int], list[list[str]]]:
     """Return (document index, chunk texts) of the first documents holding n_real chunks."""
@@ -466,7 +476,7 @@ def _variant_calls(store, store0, arrays, embedder, settings) -> Callable:
 
     def context(question: str, vector: np.ndarray | None = None, **options):
         return build_context(question, SELECTED, embedder=embedder, store=store, settings=settings,
-                             query_vector=vector, **options)
+                             query_vector=vector, words=use_words(), **options)
 
     def calls(question: str, vector: np.ndarray) -> dict[str, Callable]:
         return {
@@ -681,7 +691,7 @@ def _diagnosed(kind: str, fn, store, question: str, vector: np.ndarray, run: tup
     searcher = ConcurrentLegs(target, question, pool) if concurrent else target
     with query_tuning(tune):
         context = build_context(question, SELECTED, embedder=None, store=searcher, settings=settings,
-                                query_vector=vector, mode="hybrid")
+                                query_vector=vector, mode="hybrid", words=use_words())
         hits = target.search(vector, SELECTED, K) if counted else []  # untimed: the leg's recall
     return hits, None, context
 

@@ -58,7 +58,7 @@ def _parts(pairs, ranks, question_terms, credit, cosines) -> dict:
     rank_of = dict(zip((h.document_id for h in hits), ranks, strict=True))
 
     def evidence(coverage: float, missing: float, with_cosines: bool):
-        weights = GateSettings(top_documents=MAX_DOCUMENTS, coverage_weight=coverage, missing_weight=missing)
+        weights = GateSettings.of(top_documents=MAX_DOCUMENTS, coverage_weight=coverage, missing_weight=missing)
         return gate.document_evidence(hits, matches, ranks, question_terms, weights, credit,
                                       cosines if with_cosines else None)
     asked, bridged = evidence(0, 0, False), evidence(0, 0, True)
@@ -68,23 +68,25 @@ def _parts(pairs, ranks, question_terms, credit, cosines) -> dict:
 
 def collect(directory: str, language: str, out: str, negatives: list[str], embedder_name: str = "use") -> None:
     from irisrag.embeddings import build_embedder
+    from irisrag.rag.bridge import WordVectors
 
     dataset, embedder = beir.load(directory, "test"), build_embedder({"EMBEDDER": embedder_name})
-    settings = replace(runner.EvalOptions().settings, mode="hybrid", gate=GateSettings(),
-                       bridge=BridgeSettings("embedder"))
+    settings = replace(runner.EvalOptions.original().settings, mode="hybrid", gate=GateSettings.of(),
+                       bridge=BridgeSettings.plain("embedder"))
     seen: list[dict] = []
-    product = retrieve._passing
+    words = WordVectors(build_embedder({"EMBEDDER": "use"}).embed_documents)   # the bridge's words: USE's
+    product = gate._passing   # the gate lives in rag/gate.py
 
     def spy(pairs, ranks, question_terms, settings, credit=None, cosines=None, *rest):
         seen.append({"parts": _parts(pairs, ranks, question_terms, credit, cosines),
-                     "candidates": [(h.document_id, retrieve.passes_lexical(m, question_terms, settings))
+                     "candidates": [(h.document_id, gate.passes_lexical(m, question_terms, settings))
                                     for h, m in pairs]})
         return product(pairs, ranks, question_terms, settings, credit, cosines, *rest)
 
     scratch = Path(tempfile.mkdtemp(prefix="irisrag-evidence-"))
-    retrieve._passing = spy
+    gate._passing = spy
     try:
-        options = runner.EvalOptions(settings=settings, fts_language=language)
+        options = runner.EvalOptions.original(settings=settings, fts_language=language)
         store, chunks, _ = runner.build_store(dataset, embedder, options, scratch / "lancedb", CACHE,
                                               lambda m: print(m, file=sys.stderr))
         corpus = list(dataset.corpus)
@@ -95,13 +97,13 @@ def collect(directory: str, language: str, out: str, negatives: list[str], embed
             for (query_id, text), vector in zip(questions.queries.items(), questions.vectors, strict=True):
                 seen.clear()
                 context = retrieve.build_context(text, [runner.SCRATCH_AREA], embedder=embedder, store=store,
-                                                 settings=settings, query_vector=vector)
+                                                 settings=settings, query_vector=vector, words=words)
                 relevant = {corpus.index(d) for d in questions.qrels.get(query_id, {}) if d in dataset.corpus}
                 result[kind].append({"id": query_id, "seen": seen[0] if seen else None, "relevant": relevant,
                                      "context": {c.hit.document_id for c in context.chunks}})
             print(f"{kind}: {len(questions.queries)} questions", file=sys.stderr, flush=True)
     finally:
-        retrieve._passing = product
+        gate._passing = product
         shutil.rmtree(scratch, ignore_errors=True)
     _check(result, settings.gate)
     Path(out).write_bytes(pickle.dumps(result))

@@ -67,7 +67,7 @@ def collect(directory: Path, splits: list[str], language: str) -> Path:
     """Ask every question of the splits once in a scratch store; pickle both legs."""
     from irisrag.embeddings import UseEmbedder
 
-    embedder, options = UseEmbedder(), EvalOptions(fts_language=language)
+    embedder, options = UseEmbedder(), EvalOptions.original(fts_language=language)
     sets = [beir.load(directory, split) for split in splits]
     scratch = Path(tempfile.mkdtemp(prefix="irisrag-fusion-"))
     try:

@@ -1,6 +1,6 @@
 """Fusion variants replayed on collected legs (``bench/fusion_replay.py replay``).
 
-``default`` is the product's fusion (``fusion.fuse`` with ``FusionSettings()``), ``before`` the
+``default`` is the product's fusion (``fusion.fuse`` with ``FusionSettings.of()``), ``before`` the
 previous default (weight from the coverage over all full-text candidates, per chunk). The
 coverage is computed here from the question terms each collected chunk holds, the same rule
 as ``fusion.question_coverage`` (which reads the chunk texts); ``flask rag eval`` confirms the
@@ -229,7 +229,7 @@ def const(w: float) -> Callable[[dict], float]:
 
 
 def cov_weight(lw=0.65, floor=0.2, full=0.6, cov=coverage_all) -> Callable[[dict], float]:
-    s = fusion.FusionSettings(lexical_weight=lw, coverage_floor=floor, coverage_full=full)
+    s = fusion.FusionSettings.of(lexical_weight=lw, coverage_floor=floor, coverage_full=full)
     return lambda row: fusion.lexical_weight(s, cov(row))
 
 
@@ -300,16 +300,16 @@ def oracle(weights=(0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.65, 0.8, 1.0)) -> Callable[[
     return run
 
 
-BEFORE = fusion.FusionSettings(weight_from="all", document_share=0.0)
+BEFORE = fusion.FusionSettings.of(weight_from="all", document_share=0.0)
 VARIANTS: dict[str, Variant] = {
     "vector": leg("dense"),
     "fulltext": leg("lexical"),
     "previous default (weight from all candidates; per chunk)": product(BEFORE),
-    "default (weight from both; document share 0.7)": product(fusion.FusionSettings()),
-    "weight from the top document alone": product(fusion.FusionSettings(weight_from="top", document_share=0.0)),
-    "weight from both; per chunk": product(fusion.FusionSettings(document_share=0.0)),
-    "before + document share 0.7": product(fusion.FusionSettings(weight_from="all")),
-    "before + document share 1.0": product(fusion.FusionSettings(weight_from="all", document_share=1.0)),
+    "default (weight from both; document share 0.7)": product(fusion.FusionSettings.of()),
+    "weight from the top document alone": product(fusion.FusionSettings.of(weight_from="top", document_share=0.0)),
+    "weight from both; per chunk": product(fusion.FusionSettings.of(document_share=0.0)),
+    "before + document share 0.7": product(fusion.FusionSettings.of(weight_from="all")),
+    "before + document share 1.0": product(fusion.FusionSettings.of(weight_from="all", document_share=1.0)),
     "score norm: z-score both legs": generic(cov_weight(), "chunk", "z", "z"),
     "score norm: cosine minmax; BM25 / max": generic(cov_weight(), "chunk", "minmax", "max"),
     "score norm: ranks (RRF shape k=60)": generic(cov_weight(), "chunk", "rank60", "rank60"),
@@ -348,7 +348,7 @@ def context_report() -> None:
     """Share of relevant documents that the caps let into the context (full test splits; the gate left out)."""
     rows = {"previous default (per chunk)": BEFORE,
             "document share 0.7 lifting every chunk of a document": None,
-            "default (document share 0.7 lifting each document's best chunk)": fusion.FusionSettings()}
+            "default (document share 0.7 lifting each document's best chunk)": fusion.FusionSettings.of()}
     sets = load_all()
     print("| caps recall, full test split | " + " | ".join(sets) + " |")
     print("|---|" + "---|" * len(sets))
@@ -368,7 +368,7 @@ def context_report() -> None:
 
 def _lift_all(row: dict) -> list:
     """The first version of the document share: every chunk mixed with its document's score."""
-    settings = fusion.FusionSettings()
+    settings = fusion.FusionSettings.of()
     weight = fusion.lexical_weight(settings, coverage(row, settings))
     dense, lexical = [(k, s) for k, s in row["dense"]], [(k, b) for k, b, _ in row["lexical"]]
     chunks = fusion.convex(dict(dense), dict(lexical), weight)

@@ -39,7 +39,7 @@ import numpy as np
 from irisrag.evaluation import beir, runner
 from irisrag.evaluation.metrics import documents_by_best_chunk, recall_at
 from irisrag.evaluation.tune import half
-from irisrag.rag import gate, retrieve
+from irisrag.rag import bridge, gate, retrieve
 from irisrag.rag.lexical import match, terms
 from irisrag.rag.retrieve import GateSettings, RetrievalSettings
 from irisrag.vectorstore import Hit
@@ -62,7 +62,8 @@ def collect(directory: str, language: str, out: str, negatives: list[str]) -> No
     from irisrag.embeddings import UseEmbedder
 
     dataset = beir.load(directory, "test")
-    embedder, options = UseEmbedder(), runner.EvalOptions(fts_language=language)
+    embedder = UseEmbedder()
+    options = runner.EvalOptions.original(fts_language=language, words=bridge.WordVectors(embedder.embed_documents))
     scratch = Path(tempfile.mkdtemp(prefix="irisrag-gate-"))
     try:
         store, chunks, _ = runner.build_store(dataset, embedder, options, scratch / "lancedb", CACHE, print)
@@ -148,10 +149,10 @@ def score_set(data: dict, settings: RetrievalSettings) -> dict[str, dict[str, fl
 
 
 RULES: dict[str, GateSettings] = {
-    "lexical (the original)": GateSettings(rule="lexical"),
-    "ranked, top 3, cosine >= 0.35 (the previous default)": GateSettings(rule="ranked", top_documents=3),
-    **{f"evidence, min {t:.2f}{' (default)' if t == GateSettings().min_evidence else ''}":
-       GateSettings(min_evidence=t) for t in (0.26, 0.28, 0.30, 0.32, 0.34, 0.36)},
+    "lexical (the original)": GateSettings.of(rule="lexical"),
+    "ranked, top 3, cosine >= 0.35 (the previous default)": GateSettings.of(rule="ranked", top_documents=3),
+    **{f"evidence, min {t:.2f}{' (default)' if t == GateSettings.of().min_evidence else ''}":
+       GateSettings.of(min_evidence=t) for t in (0.26, 0.28, 0.30, 0.32, 0.34, 0.36)},
 }
 
 
@@ -159,7 +160,7 @@ def report(files: list[str], rules: dict[str, GateSettings]) -> None:
     """Print each rule's numbers per set: tuning half, held-out half, all."""
     sets = [pickle.load(open(f, "rb")) for f in files]
     for name, rule in rules.items():
-        settings = replace(RetrievalSettings(), gate=rule)
+        settings = replace(RetrievalSettings.original(), gate=rule)
         print(f"\n## {name}: {rule}", flush=True)
         for data in sets:
             numbers = score_set(data, settings)
@@ -185,7 +186,7 @@ def _features(data: dict, row: dict, top_documents: int):
 
 def _gains(data: dict, rows: list[dict], top_documents: int) -> np.ndarray:
     """Each question's context recall when every chunk of its first documents may pass (GATE_MIN_EVIDENCE -inf)."""
-    always = replace(RetrievalSettings(), gate=GateSettings(top_documents=top_documents, min_evidence=-1e9))
+    always = replace(RetrievalSettings.original(), gate=GateSettings.of(top_documents=top_documents, min_evidence=-1e9))
     return np.array([recall_at([data["corpus"][d] for d in context_documents(data, r, always)],
                                data["qrels"][r["id"]], 10_000) for r in rows])
 

@@ -97,7 +97,9 @@ def start_worker(config: dict, logfile: Path, root: Path = ROOT) -> tuple[subpro
     from redis import Redis
     from rq import Queue, Worker
 
-    env = {
+    from tests.support.process_env import process_env
+
+    env = process_env({
         **os.environ,
         "IRISRAG_SECRET_KEY": "bench",
         "IRISRAG_DATABASE_URL": config["DATABASE_URL"],
@@ -111,7 +113,7 @@ def start_worker(config: dict, logfile: Path, root: Path = ROOT) -> tuple[subpro
         # No periodic upkeep pass landing in the middle of a measurement; the pass after each
         # import (part of the import job) still runs.
         "IRISRAG_MAINTENANCE_INTERVAL": "0",
-    }
+    })
     started = time.perf_counter()
     with open(logfile, "ab") as out:
         proc = subprocess.Popen([sys.executable, "worker.py", f"bench-{uuid.uuid4().hex[:6]}"], cwd=root, env=env,

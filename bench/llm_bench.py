@@ -116,11 +116,13 @@ def _free_port() -> int:
 
 def environment(tmp: Path, url: str, ctx: int, max_tokens: int) -> dict[str, str]:
     """The app's settings: everything in ``tmp``, the OpenAI-compatible server at ``url``."""
-    return {**os.environ, "IRISRAG_SECRET_KEY": "bench-secret", "IRISRAG_DATABASE_URL": f"sqlite:///{tmp}/bench.db",
+    from tests.support.process_env import process_env
+
+    return process_env({**os.environ, "IRISRAG_SECRET_KEY": "bench-secret", "IRISRAG_DATABASE_URL": f"sqlite:///{tmp}/bench.db",
             "IRISRAG_LANCEDB_URI": str(tmp / "lancedb"), "IRISRAG_UPLOAD_ROOT": str(tmp / "staging"),
             "IRISRAG_INSTANCE_PATH": str(tmp), "IRISRAG_LLM": "openai", "IRISRAG_OPENAI_BASE_URL": url,
             "IRISRAG_OPENAI_CHAT_MODEL": ALIAS, "IRISRAG_LLM_CONTEXT_TOKENS": str(ctx),
-            "IRISRAG_LLM_MAX_TOKENS": str(max_tokens), "IRISRAG_LANGUAGE": "en", "IRISRAG_LOGIN_RATE_LIMIT": "1000"}
+            "IRISRAG_LLM_MAX_TOKENS": str(max_tokens), "IRISRAG_LANGUAGE": "en", "IRISRAG_LOGIN_RATE_LIMIT": "1000"})
 
 
 def flask(env: dict[str, str], *args: str, timeout: float = 1800) -> subprocess.CompletedProcess:

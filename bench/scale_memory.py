@@ -105,12 +105,14 @@ def model_share() -> dict[str, float]:
 
 def environment(tmp: Path, lancedb_uri: str, stub_url: str, access_log: Path) -> dict[str, str]:
     """The app's settings: temporary SQLite and staging, the cached table, real USE, the stub LLM."""
-    return {**os.environ, "IRISRAG_SECRET_KEY": "bench-secret", "IRISRAG_DATABASE_URL": f"sqlite:///{tmp}/bench.db",
+    from tests.support.process_env import process_env
+
+    return process_env({**os.environ, "IRISRAG_SECRET_KEY": "bench-secret", "IRISRAG_DATABASE_URL": f"sqlite:///{tmp}/bench.db",
             "IRISRAG_LANCEDB_URI": lancedb_uri, "IRISRAG_UPLOAD_ROOT": str(tmp / "staging"),
             "IRISRAG_INSTANCE_PATH": str(tmp), "IRISRAG_EMBEDDER": "use", "IRISRAG_LLM": "ollama",
             "IRISRAG_OLLAMA_URL": stub_url, "IRISRAG_LANGUAGE": "en", "IRISRAG_LOGIN_RATE_LIMIT": "1000",
             "GUNICORN_CMD_ARGS": (f"--access-logfile {access_log} --access-logformat '%(p)s %(s)s %(m)s %(U)s' "
-                                  f"--error-logfile {access_log.with_name('error.log')} --capture-output")}
+                                  f"--error-logfile {access_log.with_name('error.log')} --capture-output")})
 
 
 def seed(env: dict[str, str], documents: list[tuple[int, int, int]]) -> str:

@@ -150,10 +150,12 @@ class Client:
 
 def environment(tmp: Path, llm_url: str) -> dict[str, str]:
     """The app's settings: everything in ``tmp``, the fake embedder, Ollama at ``llm_url``."""
-    return {**os.environ, "IRISRAG_SECRET_KEY": "bench-secret", "IRISRAG_DATABASE_URL": f"sqlite:///{tmp}/bench.db",
+    from tests.support.process_env import process_env
+
+    return process_env({**os.environ, "IRISRAG_SECRET_KEY": "bench-secret", "IRISRAG_DATABASE_URL": f"sqlite:///{tmp}/bench.db",
             "IRISRAG_LANCEDB_URI": str(tmp / "lancedb"), "IRISRAG_UPLOAD_ROOT": str(tmp / "staging"),
             "IRISRAG_INSTANCE_PATH": str(tmp), "IRISRAG_EMBEDDER": "fake", "IRISRAG_LLM": "ollama",
-            "IRISRAG_OLLAMA_URL": llm_url, "IRISRAG_LANGUAGE": "en", "IRISRAG_LOGIN_RATE_LIMIT": "1000"}
+            "IRISRAG_OLLAMA_URL": llm_url, "IRISRAG_LANGUAGE": "en", "IRISRAG_LOGIN_RATE_LIMIT": "1000"})
 
 
 def seed(env: dict[str, str]) -> tuple[int, str]:

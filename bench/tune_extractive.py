@@ -37,7 +37,7 @@ def features(directory: Path, limit: int, app) -> list[tuple[list, list[str]]]:
     config = comps.config
     gold = answers.load_answers(directory)
     dataset = beir.load(directory, "test", limit)
-    options = EvalOptions(RetrievalSettings.from_config(config), int(config["CHUNK_SIZE"]),
+    options = EvalOptions.original(RetrievalSettings.from_config(config), int(config["CHUNK_SIZE"]),
                           int(config["CHUNK_OVERLAP"]), config["FTS_LANGUAGE"])
     scratch = Path(app.instance_path) / "tmp" / "eval"
     with tempfile.TemporaryDirectory() as tmp:
@@ -47,7 +47,7 @@ def features(directory: Path, limit: int, app) -> list[tuple[list, list[str]]]:
         rows = []
         for (qid, question), vector in zip(dataset.queries.items(), vectors, strict=True):
             context = build_context(question, [1], embedder=comps.embedder, store=store, settings=options.settings,
-                                    query_vector=vector)
+                                    query_vector=vector, words=comps.word_vectors)
             found = extractive.candidates(context)
             sims = extractive.semantic(question, [u.text for u, _ in found], comps.embedder)
             qterms = context.terms

@@ -36,14 +36,23 @@ class Components:
 
         return build_reranker(self.config, llm=self.llm, embedder_factory=self.rerank_embedder_of)
 
-    def rerank_embedder_of(self, kind: str):
-        """Return the embedder of that kind for reranking: the app's own when it is the same kind."""
+    def embedder_of(self, kind: str):
+        """Return the embedder of that kind (reranking, word vectors): the app's own when it is the same kind."""
         from irisrag.embeddings import build_embedder
 
         if kind.strip().lower() == str(self.config["EMBEDDER"]).strip().lower():
             return self.embedder
         with self._lock:
             return build_embedder({**self.config, "EMBEDDER": kind})
+
+    rerank_embedder_of = embedder_of
+
+    @cached_property
+    def word_vectors(self):
+        """The term bridge's word vectors: the built-in USE embedder's, whatever EMBEDDER is (rag/bridge.py)."""
+        from irisrag.rag.bridge import WordVectors
+
+        return WordVectors(self.embedder_of("use").embed_documents)
 
     @cached_property
     def expander(self):
@@ -58,8 +67,9 @@ class Components:
         from irisrag.rag.retrieve import RetrievalSettings
         from irisrag.rag.retriever import Retriever
 
-        return Retriever(self.embedder, self.store, RetrievalSettings.from_config(self.config),
-                         reranker=self.reranker, expander=self.expander)
+        settings = RetrievalSettings.from_config(self.config)
+        return Retriever(self.embedder, self.store, settings, reranker=self.reranker, expander=self.expander,
+                         words=self.word_vectors if settings.bridge.enabled else None)
 
     @cached_property
     def store(self):
@@ -79,16 +89,12 @@ class Components:
 
     @cached_property
     def redis(self):
-        """The process's Redis connection (opened by the queue adapter, ``irisrag.jobs.queue``)."""
-        from irisrag.jobs.queue import connect
-
-        return connect(self.config)
+        """The process's Redis connection (the queue adapter, ``irisrag.jobs.queue``, uses it)."""
+        return connect_redis(self.config)
 
     @cached_property
     def queue(self):
         """The import queue on that connection."""
-        from irisrag.jobs.queue import open_queue
-
         return open_queue(self.config, self.redis)
 
     def lancedb_connection(self, read_consistency_seconds: float | None = None) -> Any:
@@ -104,6 +110,20 @@ class Components:
         if "://" in uri or uri.startswith("/"):
             return uri
         return str(self.config["IRISRAG_ROOT"] / uri)
+
+
+def connect_redis(config: Mapping[str, Any]):
+    """Open the Redis connection of the configured REDIS_URL (components keep one per process)."""
+    from redis import Redis
+
+    return Redis.from_url(config["REDIS_URL"], socket_connect_timeout=2, socket_timeout=10)
+
+
+def open_queue(config: Mapping[str, Any], connection):
+    """Return the configured import queue on a connection."""
+    from rq import Queue
+
+    return Queue(config["QUEUE_NAME"], connection=connection, default_timeout=config["JOB_TIMEOUT"])
 
 
 def init_app(app: Flask) -> None:

@@ -6,7 +6,7 @@
         def stream(self, messages, max_tokens=None) -> Iterator[str]   # the reply, token by token
         def probe(self, timeout: float) -> None   # real clients only: the model list lists the model
 
-Every call is bounded: ``max_tokens`` (default: the client's, IRISRAG_LLM_MAX_TOKENS) is sent
+Every call is bounded: ``max_tokens`` (default: the client's, LLM_MAX_TOKENS, a constant in config.INTERNAL) is sent
 to the server, and ``llm_http.Deadline`` bounds the time: ``timeout`` (LLM_TIMEOUT) for the
 whole reply, ``first_token_timeout`` for a stream's first word, whatever the server sends
 meanwhile. ``stream`` reads the reply as it arrives (Ollama's JSON lines, OpenAI's server-sent

@@ -21,7 +21,7 @@ reads the shown text, as it was measured.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -31,23 +31,29 @@ from irisrag.rag.compounds import Compounds
 
 @dataclass(frozen=True)
 class SearchText:
-    """How a chunk's search text is made (the dataclass defaults: titles, no compound splitting)."""
+    """How a chunk's search text is made (values: the retrieval profile, ``from_config``)."""
 
-    titles: bool = True
-    compounds: str = ""       # a German word list (BRIDGE_DICTIONARY) to split compounds with; "" for none
+    titles: bool
+    compounds: str            # a German word list (BRIDGE_DICTIONARY) to split compounds with; "" for none
     cache: str = field(default="", compare=False)   # the folder the parsed list is kept in
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> SearchText:
         """FULLTEXT_TITLES, and FULLTEXT_COMPOUNDS with BRIDGE_DICTIONARY's list where FTS_LANGUAGE is German."""
-        from irisrag.config import parse_bool
-        from irisrag.rag.bridge import cache_folder
+        from irisrag import config as config_module
+        from irisrag.rag.dictionary import cache_folder
 
-        german = str(config.get("FTS_LANGUAGE", "")).strip().lower() == "german"
-        split = german and parse_bool(config.get("FULLTEXT_COMPOUNDS", True))
-        return cls(titles=parse_bool(config.get("FULLTEXT_TITLES", True)),
-                   compounds=str(config.get("BRIDGE_DICTIONARY", "")).strip() if split else "",
-                   cache=cache_folder(config))
+        values = config_module.defaults(config)
+        german = str(values["FTS_LANGUAGE"]).strip().lower() == "german"
+        split = german and config_module.parse_bool(values["FULLTEXT_COMPOUNDS"])
+        return cls(titles=config_module.parse_bool(values["FULLTEXT_TITLES"]),
+                   compounds=str(values["BRIDGE_DICTIONARY"]).strip() if split else "",
+                   cache=cache_folder(values))
+
+    @classmethod
+    def plain(cls, **changes: Any) -> SearchText:
+        """The default profile's search text without compound splitting unless ``changes`` say (tests)."""
+        return replace(cls.from_config({}), **{"compounds": "", "cache": "", **changes})
 
     def splitter(self) -> Compounds | None:
         """The compound splitter (None without a word list, or when its file is missing)."""

@@ -137,7 +137,7 @@ class VectorStore:
                  fts_language: str = "German", storage_options: Mapping[str, str] | None = None,
                  search_text: SearchText | None = None) -> None:
         self.fts_language = upkeep.fulltext_language(fts_language)
-        self.search_text = search_text or SearchText()
+        self.search_text = search_text or SearchText.plain()
         self.uri = uri
         self.model_key = model_key
         self.dim = int(dim)

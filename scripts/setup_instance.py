@@ -64,9 +64,25 @@ def instance_path() -> Path:
     return path if path.is_absolute() else ROOT / path
 
 
+def refused() -> str | None:
+    """Why the settings stop the start (an unknown IRISRAG_* name, a bad value), as every process says it; None if fine."""
+    sys.path.insert(0, str(ROOT))
+    from irisrag.config import ConfigError, load
+
+    try:
+        load()
+    except ConfigError as exc:
+        return f"IrisRAG does not start: {exc}"
+    return None
+
+
 def main() -> int:
     # settings in .env (IRISRAG_ADMIN_PASSWORD too) count here as they do for `flask`; the environment wins
     load_dotenv(ENV_FILE, override=False)
+    reason = refused()
+    if reason:
+        print(reason, file=sys.stderr)
+        return 2
     instance = instance_path()
     instance.mkdir(parents=True, exist_ok=True)
     notes = _secret_key(instance)

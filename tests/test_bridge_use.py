@@ -1,12 +1,13 @@
 """The term bridge with the real USE embedder and a real LanceDB (full text in German, as the default)."""
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 import pytest
 
 from irisrag.embeddings import UseEmbedder
-from irisrag.rag.bridge import BridgeSettings
+from irisrag.rag.bridge import BridgeSettings, WordVectors
 from irisrag.rag.lexical import normal_form
 from irisrag.rag.retrieve import GateSettings, RetrievalSettings, build_context
 from irisrag.vectorstore import ChunkIn, VectorStore
@@ -20,8 +21,8 @@ PARAGRAPHS = [
     "Photosynthesis converts light energy into chemical energy stored in glucose inside the chloroplasts.",
     "The university library opened a new reading room with four hundred seats and extended opening hours.",
 ]
-ON = RetrievalSettings(mode="hybrid", gate=GateSettings(), bridge=BridgeSettings("embedder"))
-OFF = replace(ON, bridge=BridgeSettings())
+ON = RetrievalSettings.original(mode="hybrid", gate=GateSettings.of(), bridge=BridgeSettings.plain("embedder"))
+OFF = replace(ON, bridge=BridgeSettings.plain())
 
 
 def paragraph_store(directory, embedder) -> VectorStore:
@@ -41,9 +42,15 @@ def corpus(tmp_path_factory):
     return embedder, paragraph_store(tmp_path_factory.mktemp("bridge"), embedder)
 
 
+@functools.cache
+def words_of(embedder):
+    """The term bridge's word vectors, as ``Components.word_vectors`` makes them (the USE embedder's)."""
+    return WordVectors(embedder.embed_documents)
+
+
 def ask(corpus, question, settings, areas=(1,)):
     embedder, store = corpus
-    return build_context(question, areas, embedder=embedder, store=store, settings=settings)
+    return build_context(question, areas, embedder=embedder, store=store, settings=settings, words=words_of(embedder))
 
 
 def test_a_german_question_is_searched_with_the_english_words_of_its_paragraph(corpus):
@@ -117,7 +124,7 @@ def test_a_failing_second_embedding_keeps_the_bridge_without_its_cosines(corpus,
 
     flaky = SecondCallFails()
     question = "Wie viele Punkte gab die Verteidigung der Panthers ab?"
-    context = build_context(question, (1,), embedder=flaky, store=store, settings=ON)
+    context = build_context(question, (1,), embedder=flaky, store=store, settings=ON, words=words_of(embedder))
     assert flaky.calls == 2 and context.bridge.words and not context.bridge.cosines
     assert context.chunks and context.chunks[0].hit.document_id == 1   # the question's own cosines still gate
     assert "bridge_vector_search_failed" in caplog.text
@@ -162,9 +169,10 @@ def test_the_inspector_names_the_lowered_threshold_and_the_agreement(corpus, wor
     settings = replace(ON, bridge=replace(ON.bridge, dictionary=str(dictionary.DEFAULT_PATH),
                                           dictionary_cache=str(tmp_path)))
     question = "Wie viele Spielzeiten lief das Sommertheater im alten Lagerhaus?"
-    agreed = inspect_document(question, (1,), 2, 1, embedder=embedder, store=store, settings=settings)
+    words = words_of(embedder)
+    agreed = inspect_document(question, (1,), 2, 1, embedder=embedder, store=store, settings=settings, words=words)
     assert (agreed.evidence_needed, agreed.translated_question, agreed.agreement_bonus) == (0.44, True, 0.12)
-    other = inspect_document(question, (1,), 3, 1, embedder=embedder, store=store, settings=settings)
+    other = inspect_document(question, (1,), 3, 1, embedder=embedder, store=store, settings=settings, words=words)
     assert other.agreement_bonus is None and other.translated_question
     with create_app({"TESTING": True}).test_request_context():
         form = {"question": question, "previous": "", "user": "", "areas": [1], "document": 2}

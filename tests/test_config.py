@@ -27,6 +27,10 @@ def test_config_bad_number_names_the_variable(monkeypatch):
     monkeypatch.setenv("IRISRAG_CHUNK_SIZE", "seven hundred")
     with pytest.raises(ValueError, match="IRISRAG_CHUNK_SIZE"):
         config.load()
+    with pytest.raises(config.ConfigError, match="IRISRAG_PORT='80a' is not valid: a whole number"):
+        config.load({"IRISRAG_PORT": "80a"})
+    with pytest.raises(config.ConfigError, match="IRISRAG_LLM_CONTEXT_TOKENS='x' is not valid: must be at least 1|a whole"):
+        config.load({"IRISRAG_LLM_CONTEXT_TOKENS": "x"})
 
 
 def test_config_missing_secret_key_fails_fast(monkeypatch, tmp_path):
@@ -44,9 +48,17 @@ def test_config_secret_key_file_is_used(monkeypatch, tmp_path):
     assert app.config["SECRET_KEY"] == "from-file"
 
 
-def test_config_every_setting_is_documented_in_the_configuration_page():
+def test_config_every_setting_is_in_the_generated_configuration_page():
+    """docs/configuration.md holds exactly what `make readme` writes: every setting, grouped by topic."""
+    import importlib.util
     from pathlib import Path
 
-    page = (Path(__file__).resolve().parent.parent / "docs" / "configuration.md").read_text()
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("readme_settings", root / "scripts" / "readme_settings.py")
+    generator = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generator)
+    page = (root / "docs" / "configuration.md").read_text()
+    assert generator.generated_block() in page, "run `make readme`"
     undocumented = [s.key for s in config.SETTINGS if f"`IRISRAG_{s.key}`" not in page]
     assert not undocumented
+    assert page.count("\n### ") == len({s.group for s in config.SETTINGS}) >= 6 and all(s.group for s in config.SETTINGS)

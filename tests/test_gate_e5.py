@@ -6,13 +6,14 @@ from dataclasses import replace
 import pytest
 
 from irisrag.config import load
-from irisrag.embeddings import E5Embedder
+from irisrag.embeddings import E5Embedder, UseEmbedder
 from irisrag.rag.retrieve import GateSettings, RetrievalSettings, build_context
 
-from .test_bridge_use import paragraph_store
+from .test_bridge_use import paragraph_store, words_of
 
+USE = UseEmbedder()
 E5 = RetrievalSettings.from_config(load({"IRISRAG_EMBEDDER": "e5"}))
-USE_NUMBERS = replace(E5, gate=GateSettings())      # the app's gate as it was for every embedder
+USE_NUMBERS = replace(E5, gate=GateSettings.of())      # the app's gate as it was for every embedder
 OFF_TOPIC = ["Statins increase blood cholesterol.", "Wie beantrage ich Elternzeit bei meinem Arbeitgeber?",
              "Which enzyme phosphorylates the T cell receptor?"]
 ON_TOPIC = {"How many points did the Panthers defense give up?": 1,
@@ -29,7 +30,8 @@ def corpus(tmp_path_factory):
 
 def ask(corpus, question, settings):
     embedder, store = corpus
-    return build_context(question, [1], embedder=embedder, store=store, settings=settings)
+    return build_context(question, [1], embedder=embedder, store=store, settings=settings,
+                         words=words_of(USE))   # the bridge's words: USE's, whatever EMBEDDER is
 
 
 @pytest.mark.parametrize("question", OFF_TOPIC)

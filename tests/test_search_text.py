@@ -44,21 +44,21 @@ def test_a_chunk_is_searched_with_its_documents_title_and_shown_without_it(tmp_p
     hit = store.search_fulltext("white matter", [1], 10)[1].hit
     assert hit.text == "The second chunk names no subject."    # the text shown is the chunk's own
     untitled = VectorStore(str(tmp_path / "plain"), "fake-8", DIM, read_consistency_seconds=None,
-                           fts_language="English", search_text=SearchText(titles=False))
+                           fts_language="English", search_text=SearchText.plain(titles=False))
     _put(untitled, 1, "Diffusion tensor imaging of newborns.", title="Cerebral white matter")
     untitled.refresh_indexes()
     assert _found(untitled, "white matter") == []
 
 
 def test_a_title_the_chunk_contains_is_not_added_again():
-    search = SearchText()
+    search = SearchText.plain()
     assert search.chunk("Lagerhaus", "Das Lagerhaus am Hafen") == "Das Lagerhaus am Hafen"
     assert search.chunk("  Das   Lager ", "Ein Text") == "Das Lager\nEin Text"
     assert search.chunk("", "Ein Text") == "Ein Text"
 
 
 def test_german_compounds_are_split_on_both_sides(tmp_path, word_list):
-    search = SearchText(compounds=word_list)
+    search = SearchText.plain(compounds=word_list)
     store = VectorStore(str(tmp_path / "lance"), "fake-8", DIM, read_consistency_seconds=None,
                         fts_language="German", search_text=search)
     _put(store, 1, "Die Nationalhymne wurde gesungen.")

@@ -125,7 +125,7 @@ def _bench_context(question: str, areas: tuple[str, ...], runs: int, k: int | No
 
 
 _K_OPTION = click.option("--k", "k", type=click.IntRange(1, 100_000), default=None,
-                         help="Candidates to consider (default: IRISRAG_CONTEXT_CANDIDATES).")
+                         help="Candidates to consider (default: the retrieval profile's CONTEXT_CANDIDATES).")
 _BENCH_AREA = click.option("--area", "areas", multiple=True, help="Area name (repeatable); default: all areas.")
 
 

@@ -18,8 +18,6 @@ from irisrag.cli import command
 from irisrag.evaluation import answers, beir, library, library_answers
 from irisrag.evaluation.runner import EvalOptions
 from irisrag.rag.answer import llm_name
-from irisrag.rag.retrieve import RetrievalSettings
-from irisrag.searchtext import SearchText
 
 
 def _lines(data: dict) -> list[str]:
@@ -62,9 +60,7 @@ def eval_answers_command(dataset_dir: Path, limit: int | None, offset: int, no_l
         raise click.ClickException(f"{dataset_dir} has no answers.jsonl (gold answers).")
     dataset = beir.load(dataset_dir, "test", None if limit is None else offset + limit)
     dataset = replace(dataset, queries=dict(list(dataset.queries.items())[offset:]))
-    options = EvalOptions(settings=RetrievalSettings.from_config(config), chunk_size=int(config["CHUNK_SIZE"]),
-                          chunk_overlap=int(config["CHUNK_OVERLAP"]), fts_language=config["FTS_LANGUAGE"],
-                          batch_size=int(config["EMBEDDING_BATCH_SIZE"]), search_text=SearchText.from_config(config))
+    options = EvalOptions.from_config(config, words=comps.word_vectors)
     llm = None if no_llm else llm_auto.chat_model(comps.llm)  # auto: what it finds now
     report = answers.evaluate(dataset, answers.load_answers(dataset_dir), comps.embedder, options, folder, llm,
                               llm_name(llm) if llm is not None else "extractive",

@@ -18,8 +18,7 @@ from irisrag.evaluation.metrics import METRICS
 from irisrag.models import EvalRun
 from irisrag.rag.expand import build_expander
 from irisrag.rag.rerank import build_reranker
-from irisrag.rag.retrieve import MODES, RetrievalSettings
-from irisrag.searchtext import SearchText
+from irisrag.rag.retrieve import MODES
 from irisrag.vectorstore import FTS_LANGUAGES
 
 _HEAD = {"ndcg@10": "nDCG@10", "recall@5": "R@5", "recall@10": "R@10", "recall@100": "R@100",
@@ -133,11 +132,7 @@ def eval_command(dataset_dir: Path, split: str, mode: str, limit: int | None, ft
     """
     comps = components.get()
     config = comps.config
-    options = runner.EvalOptions(
-        settings=RetrievalSettings.from_config(config), chunk_size=int(config["CHUNK_SIZE"]),
-        chunk_overlap=int(config["CHUNK_OVERLAP"]), fts_language=fts_language or config["FTS_LANGUAGE"],
-        batch_size=int(config["EMBEDDING_BATCH_SIZE"]),
-        search_text=SearchText.from_config({**config, "FTS_LANGUAGE": fts_language or config["FTS_LANGUAGE"]}))
+    options = eval_options(comps, fts_language)
     folder = scratch or Path(current_app.instance_path) / "tmp" / "eval"
     if followups:
         report, params = eval_followups.run(beir.load(dataset_dir, split, name=name), limit or 200, options, folder)
@@ -170,6 +165,11 @@ def eval_command(dataset_dir: Path, split: str, mode: str, limit: int | None, ft
     finally:  # an interrupted run keeps what the reranker embedded so far
         _flush_rerank_cache(modes)
     _report(report, params, as_json)
+
+
+def eval_options(comps: components.Components, fts_language: str | None = None) -> runner.EvalOptions:
+    """The eval's options: the app's own settings and word vectors, as every question's (``Components.retriever``)."""
+    return runner.EvalOptions.from_config(comps.config, words=comps.word_vectors, fts_language=fts_language)
 
 
 def _report(report: runner.Report, params: dict, as_json: bool) -> None:

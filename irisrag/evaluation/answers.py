@@ -102,7 +102,7 @@ def ask_one(question: str, vector: np.ndarray, embedder: Embedder, store: object
     """Ask one question as the product does; return the answer text, its context, extractive, timings."""
     start = time.perf_counter()
     context = build_context(question, [SCRATCH_AREA], embedder=embedder, store=store, settings=options.settings,
-                            query_vector=vector)
+                            query_vector=vector, words=options.words)
     middle = time.perf_counter()
     reply = answer(question, context, llm, embedder=embedder)
     end = time.perf_counter()

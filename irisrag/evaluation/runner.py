@@ -34,20 +34,21 @@ import logging
 import shutil
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import numpy as np
 
+from irisrag import config as config_module
 from irisrag.embeddings import Embedder
 from irisrag.evaluation import outcome
 from irisrag.evaluation.beir import Dataset
 from irisrag.evaluation.metrics import METRICS
 from irisrag.evaluation.vectors import LazyEmbedder, Meter, Progress, TextCache, embed_chunks, embed_queries
 from irisrag.ingest.chunk import chunk_text
-from irisrag.rag.retrieve import MODES, RetrievalSettings, build_context
+from irisrag.rag.retrieve import MODES, RetrievalSettings, WordEmbedder, build_context
 from irisrag.searchtext import SearchText
 from irisrag.vectorstore import ChunkIn, VectorStore
 
@@ -59,14 +60,32 @@ WRITE_BATCH = 1000  # documents per LanceDB commit
 
 @dataclass(frozen=True)
 class EvalOptions:
-    """Everything besides the dataset and the embedder that decides the numbers."""
+    """Everything besides the dataset and the embedder that decides the numbers (``from_config``)."""
 
-    settings: RetrievalSettings = field(default_factory=RetrievalSettings)
-    chunk_size: int = 700
-    chunk_overlap: int = 150
-    fts_language: str = "English"
-    batch_size: int = 32
-    search_text: SearchText = field(default_factory=SearchText)   # what the full-text index reads (the app's)
+    settings: RetrievalSettings
+    chunk_size: int
+    chunk_overlap: int
+    fts_language: str
+    batch_size: int
+    search_text: SearchText           # what the full-text index reads (the app's)
+    words: WordEmbedder | None = field(default=None, compare=False)   # the term bridge's word vectors
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any], words: WordEmbedder | None = None,
+                    fts_language: str | None = None) -> EvalOptions:
+        """The options the app's config gives (``flask rag eval``, the quality regression test)."""
+        values = config_module.defaults({**config, **({"FTS_LANGUAGE": fts_language} if fts_language else {})})
+        return cls(settings=RetrievalSettings.from_config(values), chunk_size=int(values["CHUNK_SIZE"]),
+                   chunk_overlap=int(values["CHUNK_OVERLAP"]), fts_language=str(values["FTS_LANGUAGE"]),
+                   batch_size=int(values["EMBEDDING_BATCH_SIZE"]), search_text=SearchText.from_config(values),
+                   words=words)
+
+    @classmethod
+    def original(cls, **changes: Any) -> EvalOptions:
+        """The original's retrieval (``RetrievalSettings.original``), English, no compound splitting (tests)."""
+        options = replace(cls.from_config({}, fts_language="English"), settings=RetrievalSettings.original(),
+                          search_text=SearchText.plain())
+        return replace(options, **changes)
 
 
 @dataclass(frozen=True)
@@ -173,7 +192,8 @@ def _legs(store: VectorStore, question: str, vector: np.ndarray, k: int) -> outc
 
 def _ask_all(variant: Variant, corpus_ids: list[str], questions: Questions, embedder: Embedder,
              settings: RetrievalSettings, store: VectorStore, *, progress: Progress | None = None,
-             per_query: TextIO | None = None, label: str = "") -> tuple[dict[str, float], dict[str, float]]:
+             per_query: TextIO | None = None, label: str = "",
+             words: WordEmbedder | None = None) -> tuple[dict[str, float], dict[str, float]]:
     """Ask every question through ``build_context``; return the mean metrics and the summed stage seconds."""
     totals: dict[str, float] = {}
     sums: dict[str, float] = {}
@@ -183,7 +203,7 @@ def _ask_all(variant: Variant, corpus_ids: list[str], questions: Questions, embe
                                                            strict=True), start=1):
         context = build_context(question, [SCRATCH_AREA], embedder=embedder, store=store, settings=settings,
                                 query_vector=vector, mode=variant.mode, reranker=variant.reranker,
-                                expander=variant.expander)
+                                expander=variant.expander, words=words)
         timings = dict(context.timings)
         if cost is not None:  # the reranker's cached embeddings: charge what they cost when embedded
             charged = cost()
@@ -229,11 +249,11 @@ def evaluate(dataset: Dataset, embedder: Embedder, options: EvalOptions, store: 
         variant = variant if isinstance(variant, Variant) else Variant(variant, variant)
         settings = replace(options.settings, mode=variant.mode)
         metrics, totals = _ask_all(variant, corpus_ids, questions, embedder, settings, store,
-                                   progress=progress, per_query=per_query)
+                                   progress=progress, per_query=per_query, words=options.words)
         metrics = {**dict.fromkeys(METRICS, 0.0), **metrics}
         if negatives is not None and negatives.queries:
             off, _ = _ask_all(variant, corpus_ids, negatives, embedder, settings, store, progress=progress,
-                              per_query=per_query, label=f"{variant.name} off-topic")
+                              per_query=per_query, label=f"{variant.name} off-topic", words=options.words)
             metrics["offtopic_empty_rate"] = off["empty_context_rate"]
         timings = _per_query_ms(totals, len(questions.queries), variant.mode, questions.embed_seconds)
         results[variant.name] = ModeResult(metrics, timings)

@@ -42,7 +42,7 @@ def collect(directory: str, split: str, language: str, out: str, which: str = "a
     if which != "all":
         keep = {q: t for q, t in dataset.queries.items() if half(q) == which}
         dataset = replace(dataset, queries=keep, qrels={q: dataset.qrels[q] for q in keep})
-    embedder, options = UseEmbedder(), EvalOptions(fts_language=language)
+    embedder, options = UseEmbedder(), EvalOptions.original(fts_language=language)
     scratch = Path(tempfile.mkdtemp(prefix="irisrag-tune-"))
     cache = Path("instance/tmp/eval/cache")
     try:
@@ -86,8 +86,8 @@ def candidates() -> list[fusion.FusionSettings]:
     spans = ((0.0, 0.0), (0.2, 0.6), (0.3, 0.7), (0.4, 0.8), (0.5, 0.9), (0.3, 0.9), (0.5, 1.0), (0.6, 1.0))
     for method, weight, (floor, full) in itertools.product(("rrf", "convex"), (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9),
                                                            spans):
-        grid.append(fusion.FusionSettings(method=method, lexical_weight=weight, coverage_floor=floor,
-                                          coverage_full=full, weight_from="all", document_share=0.0))
+        grid.append(fusion.FusionSettings.of(method=method, lexical_weight=weight, coverage_floor=floor,
+                                             coverage_full=full, weight_from="all", document_share=0.0))
     return grid
 
 

@@ -6,7 +6,7 @@ Services, views and the CLI ask it in plain values (``JobInfo``, ``WorkerInfo``,
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -14,7 +14,7 @@ from typing import Any
 
 from redis import Redis
 from redis.exceptions import RedisError
-from rq import Queue, Worker
+from rq import Worker
 from rq.exceptions import InvalidJobOperation, NoSuchJobError
 from rq.job import Job
 
@@ -56,14 +56,8 @@ class QueueCounts:
     failed: int
 
 
-def connect(config: Mapping[str, Any]) -> Redis:
-    """Open the Redis connection of the configured REDIS_URL (components keep one per process)."""
-    return Redis.from_url(config["REDIS_URL"], socket_connect_timeout=2, socket_timeout=10)
-
-
-def open_queue(config: Mapping[str, Any], connection: Redis) -> Queue:
-    """Return the configured import queue on a connection."""
-    return Queue(config["QUEUE_NAME"], connection=connection, default_timeout=config["JOB_TIMEOUT"])
+connect = components.connect_redis   # the components open both (the one place that picks implementations)
+open_queue = components.open_queue
 
 
 def plain(value: Any) -> str | None:

@@ -13,7 +13,8 @@ For each question (``TERM_BRIDGE=embedder``, the app's default; ``none`` turns i
 2. the *words* to map onto are the distinct words of the first BRIDGE_CHUNKS (20) vector
    candidates, i.e. of passages the user may read and the embedding thinks relevant;
 3. each unknown question word and each of those words is embedded alone with the built-in
-   USE embedder (whatever EMBEDDER is: the threshold is calibrated for USE), case kept, and
+   USE embedder (whatever EMBEDDER is: the threshold is calibrated for USE; the components'
+   ``Components.word_vectors``, the app's own embedder when it is USE), case kept, and
    an unknown word is bridged to its most similar word if their cosine is at least
    BRIDGE_MIN_SIMILARITY (0.75) and that word is not a question word;
 4. the full-text leg searches again with the bridged words added; the fusion's coverage, the
@@ -41,7 +42,7 @@ adds GATE_AGREEMENT_BONUS to the evidence of a document that both legs rank firs
 the vector search's first document is the first of the full-text search with the list's words).
 
 A question whose terms all occur somewhere is searched once, as before. Word vectors are
-kept per process in an LRU of 50,000 words, so a word is embedded once.
+kept per app (``Components.word_vectors``) in an LRU of 50,000 words, so a word is embedded once.
 No words from outside the permitted areas' candidates are ever looked at, so nothing about
 other areas can leak into the search or the inspector.
 """
@@ -51,15 +52,16 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from irisrag import config as config_module
 from irisrag.config import parse_bool
 from irisrag.rag import dictionary
-from irisrag.rag.dictionary import Dictionary
+from irisrag.rag.dictionary import Dictionary, cache_folder
 from irisrag.rag.lexical import normal_form, tokens
 
 if TYPE_CHECKING:
@@ -73,16 +75,16 @@ PHRASE_CHUNKS = 5      # ... of the first vector candidates (a phrase is rarely 
 
 @dataclass(frozen=True)
 class BridgeSettings:
-    """Whether and how unknown question words are bridged (the dataclass default: off, as the original)."""
+    """Whether and how unknown question words are bridged (values: the retrieval profile, ``config.PROFILES``)."""
 
-    kind: str = "none"
-    chunks: int = 20              # the first vector candidates whose words may be bridged to
-    min_similarity: float = 0.75  # the word cosine (USE) a bridge needs
-    evidence: float = 0.5         # the share of a bridged word's weight the gate's evidence credits (0 to 1)
-    vector_search: bool = True    # search the vectors again with the question in the documents' words (the gate)
-    dictionary: str = ""          # a German→English word list (Debian's trans-de-en); "" for none
-    dictionary_gate: bool = False     # the dictionary's words count for fusion, gate and sources (else: searched only)
-    dictionary_evidence: float = 1.0  # the share of a dictionary word's weight the gate's evidence credits
+    kind: str
+    chunks: int                # the first vector candidates whose words may be bridged to
+    min_similarity: float      # the word cosine (USE) a bridge needs
+    evidence: float            # the share of a bridged word's weight the gate's evidence credits (0 to 1)
+    vector_search: bool        # search the vectors again with the question in the documents' words (the gate)
+    dictionary: str            # a German→English word list (Debian's trans-de-en); "" for none
+    dictionary_gate: bool      # the dictionary's words count for fusion, gate and sources (else: searched only)
+    dictionary_evidence: float   # the share of a dictionary word's weight the gate's evidence credits
     dictionary_cache: str = field(default="", compare=False)   # the folder the parsed list is kept in ("": none)
 
     def __post_init__(self) -> None:
@@ -98,30 +100,30 @@ class BridgeSettings:
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> BridgeSettings:
-        """Build bridge settings from an app config mapping (the dataclass defaults for missing keys)."""
-        default = cls()
-        return cls(kind=str(config.get("TERM_BRIDGE", default.kind)).strip().lower(),
-                   chunks=int(config.get("BRIDGE_CHUNKS", default.chunks)),
-                   min_similarity=float(config.get("BRIDGE_MIN_SIMILARITY", default.min_similarity)),
-                   evidence=float(config.get("BRIDGE_EVIDENCE", default.evidence)),
-                   vector_search=parse_bool(config.get("BRIDGE_VECTOR_SEARCH", default.vector_search)),
-                   dictionary=str(config.get("BRIDGE_DICTIONARY", default.dictionary)).strip(),
-                   dictionary_gate=parse_bool(config.get("BRIDGE_DICTIONARY_GATE", default.dictionary_gate)),
-                   dictionary_evidence=float(config.get("BRIDGE_DICTIONARY_EVIDENCE", default.dictionary_evidence)),
-                   dictionary_cache=cache_folder(config))
+        """Build bridge settings from an app config mapping; missing keys from the profile in force."""
+        values = config_module.defaults(config)
+        return cls(kind=str(values["TERM_BRIDGE"]).strip().lower(),
+                   chunks=int(values["BRIDGE_CHUNKS"]),
+                   min_similarity=float(values["BRIDGE_MIN_SIMILARITY"]),
+                   evidence=float(values["BRIDGE_EVIDENCE"]),
+                   vector_search=parse_bool(values["BRIDGE_VECTOR_SEARCH"]),
+                   dictionary=str(values["BRIDGE_DICTIONARY"]).strip(),
+                   dictionary_gate=parse_bool(values["BRIDGE_DICTIONARY_GATE"]),
+                   dictionary_evidence=float(values["BRIDGE_DICTIONARY_EVIDENCE"]),
+                   dictionary_cache=cache_folder(values))
+
+    @classmethod
+    def plain(cls, *values: Any, **changes: Any) -> BridgeSettings:
+        """The default profile's bridge, off and without a word list unless changed (fields in order, or named)."""
+        changes.update(zip([f.name for f in fields(cls)], values, strict=False))
+        return replace(cls.from_config({"TERM_BRIDGE": "none", "BRIDGE_DICTIONARY": ""}), dictionary_cache="",
+                       **changes)
 
     def word_list(self) -> Dictionary | None:
         """The dictionary named by ``dictionary`` (None when none is set or the file is missing)."""
         if not self.enabled or not self.dictionary:
             return None
         return dictionary.load(Path(self.dictionary), Path(self.dictionary_cache) if self.dictionary_cache else None)
-
-
-def cache_folder(config: Mapping[str, Any]) -> str:
-    """The instance folder parsed word lists are kept in (``dictionary.load``)."""
-    from irisrag import ROOT
-
-    return str(ROOT / str(config.get("INSTANCE_PATH", "instance")) / "cache")
 
 
 @dataclass(frozen=True)
@@ -209,22 +211,6 @@ class WordVectors:
         return self._cache[word]
 
 
-_words: WordVectors | None = None
-_words_lock = threading.Lock()
-
-
-def word_vectors(capacity: int = 50_000) -> WordVectors:
-    """The process's word vectors from the built-in USE embedder (loaded on first use)."""
-    global _words
-    if _words is None:
-        with _words_lock:
-            if _words is None:
-                from irisrag.embeddings import UseEmbedder
-
-                _words = WordVectors(UseEmbedder().embed_documents, capacity)
-    return _words
-
-
 def _content_words(text: str) -> dict[str, str]:
     """Map each content word of a text (3+ letters, no stop word, no digit) to its normal form.
 
@@ -285,7 +271,9 @@ def bridge(question: str, unknown: Sequence[str], dense: Sequence[Hit], settings
     pool: dict[str, str] = {}
     for hit in dense[: settings.chunks]:
         pool.update(_content_words(hit.text))
-    embed = vectors or word_vectors()
+    if vectors is None:
+        raise ValueError("the term bridge needs word vectors (Components.word_vectors)")
+    embed = vectors
     translated = translate(unknown, set(pool.values()) - question_forms, settings.word_list())
     if not settings.dictionary_gate:
         found = _embedded(question_forms, unknown, pool, dense, settings, embed)

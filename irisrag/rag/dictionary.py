@@ -25,8 +25,9 @@ import os
 import pickle
 import re
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 DEFAULT_PATH = Path("/usr/share/trans/de-en")
 FORMAT = 2            # the parsed list's layout: part of the cache's name
@@ -165,3 +166,10 @@ def _cached(path: Path, cache_dir: Path | None) -> dict[str, tuple[str, ...]]:
             pickle.dump(entries, handle, protocol=pickle.HIGHEST_PROTOCOL)
         partial.replace(cache)
     return entries
+
+
+def cache_folder(config: Mapping[str, Any]) -> str:
+    """The instance folder parsed word lists are kept in (``load``)."""
+    from irisrag import ROOT
+
+    return str(ROOT / str(config.get("INSTANCE_PATH", "instance")) / "cache")

@@ -49,6 +49,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from irisrag import config as config_module
 from irisrag.rag.lexical import term_list
 
 K = TypeVar("K", bound=Hashable)
@@ -59,16 +60,16 @@ WEIGHT_FROM = ("both", "top", "all")
 
 @dataclass(frozen=True)
 class FusionSettings:
-    """How the two legs are merged (the tuned defaults)."""
+    """How the two legs are merged (values: the retrieval profile, ``config.PROFILES``)."""
 
-    method: str = "convex"
-    lexical_weight: float = 0.65     # the full-text leg's weight when the question's terms occur
-    coverage_floor: float = 0.2      # term coverage at or below which the full-text weight is 0
-    coverage_full: float = 0.6       # term coverage at or above which it is ``lexical_weight``
-    rrf_k: float = 60.0
-    document_share: float = 0.7      # share of the document-level fusion in a document's best chunk (0: per chunk)
-    weight_from: str = "both"        # coverage over "all" full-text candidates, of the "top" documents, or their mean
-    top_documents: int = 1           # the best full-text documents whose coverage sets the weight ("top", "both")
+    method: str
+    lexical_weight: float     # the full-text leg's weight when the question's terms occur
+    coverage_floor: float     # term coverage at or below which the full-text weight is 0
+    coverage_full: float      # term coverage at or above which it is ``lexical_weight``
+    rrf_k: float
+    document_share: float     # share of the document-level fusion in a document's best chunk (0: per chunk)
+    weight_from: str          # coverage over "all" full-text candidates, of the "top" documents, or their mean
+    top_documents: int        # the best full-text documents whose coverage sets the weight ("top", "both")
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:
@@ -80,20 +81,26 @@ class FusionSettings:
         if not 0.0 <= self.lexical_weight <= 1.0:
             raise ValueError(f"the fusion weight must be between 0 and 1, got {self.lexical_weight}")
 
+    @classmethod
+    def of(cls, **changes: Any) -> FusionSettings:
+        """The default profile's fusion with these fields changed (tests, benchmarks)."""
+        return settings_from_config({}, **changes)
 
-def settings_from_config(config: Mapping[str, Any]) -> FusionSettings:
-    """Build fusion settings from an app config mapping, defaults for missing keys."""
-    default = FusionSettings()
-    return FusionSettings(
-        method=str(config.get("FUSION_METHOD", default.method)).strip().lower(),
-        lexical_weight=float(config.get("FUSION_LEXICAL_WEIGHT", default.lexical_weight)),
-        coverage_floor=float(config.get("FUSION_COVERAGE_FLOOR", default.coverage_floor)),
-        coverage_full=float(config.get("FUSION_COVERAGE_FULL", default.coverage_full)),
-        rrf_k=float(config.get("FUSION_RRF_K", default.rrf_k)),
-        document_share=float(config.get("FUSION_DOCUMENT_SHARE", default.document_share)),
-        weight_from=str(config.get("FUSION_WEIGHT_FROM", default.weight_from)).strip().lower(),
-        top_documents=int(config.get("FUSION_TOP_DOCUMENTS", default.top_documents)),
-    )
+
+def settings_from_config(config: Mapping[str, Any], **changes: Any) -> FusionSettings:
+    """Build fusion settings from an app config mapping; missing keys from the profile in force."""
+    values = config_module.defaults(config)
+    return FusionSettings(**{
+        "method": str(values["FUSION_METHOD"]).strip().lower(),
+        "lexical_weight": float(values["FUSION_LEXICAL_WEIGHT"]),
+        "coverage_floor": float(values["FUSION_COVERAGE_FLOOR"]),
+        "coverage_full": float(values["FUSION_COVERAGE_FULL"]),
+        "rrf_k": float(values["FUSION_RRF_K"]),
+        "document_share": float(values["FUSION_DOCUMENT_SHARE"]),
+        "weight_from": str(values["FUSION_WEIGHT_FROM"]).strip().lower(),
+        "top_documents": int(values["FUSION_TOP_DOCUMENTS"]),
+        **changes,
+    })
 
 
 def rrf(rankings: Sequence[Sequence[K]], weights: Sequence[float], k: float = 60.0) -> dict[K, float]:

@@ -1,4 +1,4 @@
-"""The context gate: which ranked candidate chunks may reach the answer's context.
+"""The context gate: which ranked candidate chunks may reach the answer's context, then the caps (``capped``).
 
 Rules (GATE_RULE):
 
@@ -44,36 +44,36 @@ words the collection knows in unrelated places). The missing share is what tells
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Protocol
+
+from irisrag import config as config_module
 
 if TYPE_CHECKING:
     from irisrag.rag.lexical import LexicalMatch
     from irisrag.vectorstore import Hit
 
 GATE_RULES = ("evidence", "ranked", "lexical")
-# Rule evidence's threshold and weights, chosen per built-in embedder with bench/evidence_replay.py
-# (README: the gate per embedder): e5's cosines sit on another scale than USE's (related and
-# unrelated passages alike score about 0.82), so USE's 0.43 let every off-topic question through.
-# Any other embedder (Ollama, OpenAI) gets USE's unless the operator sets them.
-# e5 gets no allowance or bonus for translated questions: they were measured for USE only.
-CALIBRATED = {"e5": {"GATE_MIN_EVIDENCE": 0.92, "GATE_COVERAGE_WEIGHT": 0.5, "GATE_MISSING_WEIGHT": 0.15,
-                     "GATE_TRANSLATED_ALLOWANCE": 0.0, "GATE_AGREEMENT_BONUS": 0.0}}
-
-
+# A candidate's verdict (``Candidate.gate``): dropped by the lexical rule, by the evidence rule
+# (no chunk of the first documents has enough evidence: off-topic), or by a cap; None if kept.
+GATE_LEXICAL = "lexical"
+GATE_EVIDENCE = "evidence"
+GATE_DOCUMENT_CAP = "document_cap"
+GATE_TOTAL_CAP = "total_cap"
 @dataclass(frozen=True)
 class GateSettings:
-    """Which chunks the gate lets into the context (the dataclass defaults are the app's)."""
+    """Which chunks the gate lets into the context (values: the retrieval profile, ``config.PROFILES``)."""
 
-    rule: str = "evidence"          # "ranked", "lexical": see the module docstring
-    top_documents: int = 8          # the ranking's first documents that may pass on the ranking's evidence
-    min_similarity: float = 0.35    # rule "ranked": the cosine a top document's chunk needs (USE)
-    min_evidence: float = 0.45      # rule "evidence": the evidence the question's best document needs (USE)
-    translated_allowance: float = 0.01   # ... less that for a question the word list translated (another language's)
-    agreement_bonus: float = 0.12   # ... and added to the evidence of its document both legs rank first
-    coverage_weight: float = 0.85   # ... the weight of the share of the question's term weight a document covers
-    missing_weight: float = 0.3     # ... and of the share the candidates hold elsewhere (words in the wrong places)
+    rule: str                   # "evidence", "ranked", "lexical": see the module docstring
+    top_documents: int          # the ranking's first documents that may pass on the ranking's evidence
+    min_similarity: float       # rule "ranked": the cosine a top document's chunk needs
+    min_evidence: float         # rule "evidence": the evidence the question's best document needs
+    translated_allowance: float   # ... less that for a question the word list translated (another language's)
+    agreement_bonus: float      # ... and added to the evidence of its document both legs rank first
+    coverage_weight: float      # ... the weight of the share of the question's term weight a document covers
+    missing_weight: float       # ... and of the share the candidates hold elsewhere (words in the wrong places)
 
     def __post_init__(self) -> None:
         if self.rule not in GATE_RULES:
@@ -84,32 +84,22 @@ class GateSettings:
         return self.min_evidence - self.translated_allowance if translated else self.min_evidence
 
     @classmethod
-    def from_config(cls, config: Mapping[str, Any], default: GateSettings | None = None) -> GateSettings:
-        """Build gate settings from an app config mapping, ``default``'s values for missing keys.
+    def from_config(cls, config: Mapping[str, Any]) -> GateSettings:
+        """Build gate settings from an app config mapping; missing keys from the profile in force."""
+        values = config_module.defaults(config)
+        return cls(rule=str(values["GATE_RULE"]).strip().lower(),
+                   top_documents=int(values["GATE_TOP_DOCUMENTS"]),
+                   min_similarity=float(values["GATE_MIN_SIMILARITY"]),
+                   min_evidence=float(values["GATE_MIN_EVIDENCE"]),
+                   translated_allowance=float(values["GATE_TRANSLATED_ALLOWANCE"]),
+                   agreement_bonus=float(values["GATE_AGREEMENT_BONUS"]),
+                   coverage_weight=float(values["GATE_COVERAGE_WEIGHT"]),
+                   missing_weight=float(values["GATE_MISSING_WEIGHT"]))
 
-        The evidence rule's threshold and weights the operator did not set (``EXPLICIT_SETTINGS``
-        of ``config.load``) are the ones calibrated for the configured EMBEDDER (``CALIBRATED``).
-        """
-        default = default or cls()
-        config = calibrated(config)
-        return cls(rule=str(config.get("GATE_RULE", default.rule)).strip().lower(),
-                   top_documents=int(config.get("GATE_TOP_DOCUMENTS", default.top_documents)),
-                   min_similarity=float(config.get("GATE_MIN_SIMILARITY", default.min_similarity)),
-                   min_evidence=float(config.get("GATE_MIN_EVIDENCE", default.min_evidence)),
-                   translated_allowance=float(config.get("GATE_TRANSLATED_ALLOWANCE", default.translated_allowance)),
-                   agreement_bonus=float(config.get("GATE_AGREEMENT_BONUS", default.agreement_bonus)),
-                   coverage_weight=float(config.get("GATE_COVERAGE_WEIGHT", default.coverage_weight)),
-                   missing_weight=float(config.get("GATE_MISSING_WEIGHT", default.missing_weight)))
-
-
-def calibrated(config: Mapping[str, Any]) -> Mapping[str, Any]:
-    """Return ``config`` with the evidence rule's values calibrated for its EMBEDDER where not set explicitly.
-
-    A mapping without ``EXPLICIT_SETTINGS`` (not from ``config.load``) counts every key it has as set.
-    """
-    tuned = CALIBRATED.get(str(config.get("EMBEDDER", "")).strip().lower(), {})
-    explicit = config.get("EXPLICIT_SETTINGS", config)
-    return {**config, **{key: value for key, value in tuned.items() if key not in explicit}}
+    @classmethod
+    def of(cls, **changes: Any) -> GateSettings:
+        """The default profile's gate with these fields changed (tests, benchmarks)."""
+        return replace(cls.from_config({}), **changes)
 
 
 def term_weights(question_terms: frozenset[str], matches: Sequence[LexicalMatch]) -> tuple[dict[str, float], set[str]]:
@@ -159,3 +149,98 @@ def document_evidence(hits: Sequence[Hit], matches: Sequence[LexicalMatch], docu
 def on_topic(evidence: Mapping[int, float], gate: GateSettings, translated: bool = False) -> bool:
     """Tell whether one of the first documents reaches the threshold (``GateSettings.threshold``)."""
     return any(e >= gate.threshold(translated) for e in evidence.values())
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A ranked candidate chunk, whether it was kept, and the gate that dropped it."""
+
+    hit: Hit
+    match: LexicalMatch
+    kept: bool
+    gate: str | None
+    evidence: float | None = None   # rule evidence: its document's evidence (first GATE_TOP_DOCUMENTS documents)
+
+
+class Limits(Protocol):
+    """What the gate and the caps read of the retrieval settings (``retrieve.RetrievalSettings``)."""
+
+    min_match_terms: int
+    min_match_score: float
+    context_chunks: int
+    max_chunks_per_document: int
+    context_spread: bool
+    gate: GateSettings
+
+
+def passes_lexical(found: LexicalMatch, question_terms: frozenset[str], settings: Limits) -> bool:
+    """Tell whether a chunk's lexical match is enough for the context."""
+    needed = max(1, min(settings.min_match_terms, len(question_terms)))
+    return found.count >= needed or found.score >= settings.min_match_score
+
+
+def passes_ranking(hit: Hit, document_rank: int, gate: GateSettings) -> bool:
+    """Tell whether the ranking is sure of a chunk: a top document's chunk, similar enough (rule ``ranked``)."""
+    return gate.rule == "ranked" and document_rank < gate.top_documents and hit.score >= gate.min_similarity
+
+
+def gate_candidates(hits: Sequence[Hit], matches: Sequence[LexicalMatch], question_terms: frozenset[str],
+                    settings: Limits, credit: Mapping[str, float] | None = None,
+                    cosines: Mapping[int, float] | None = None, translated: bool = False,
+                    agreed: int | None = None) -> list[Candidate]:
+    """Apply the gate (GATE_RULE) and the caps to ranked candidates, in rank order.
+
+    ``credit``: the share of a term's weight the rule ``evidence`` credits when a document
+    holds it (1 for a term not named: bridged words get BRIDGE_EVIDENCE, ``bridge.py``);
+    ``cosines``: each document's cosine to the question in the documents' words (BRIDGE_VECTOR_SEARCH);
+    ``translated``: the word list translated the question (GATE_TRANSLATED_ALLOWANCE);
+    ``agreed``: the document both legs rank first for such a question (GATE_AGREEMENT_BONUS).
+    """
+    pairs = sorted(zip(hits, matches, strict=True), key=lambda pair: pair[0].rank)
+    document_rank: dict[int, int] = {}
+    ranks = [document_rank.setdefault(hit.document_id, len(document_rank)) for hit, _ in pairs]
+    passing = _passing(pairs, ranks, question_terms, settings, credit, cosines, translated, agreed)
+    verdicts = capped([hit.document_id for hit, _ in pairs], [gate for gate, _ in passing], settings)
+    return [Candidate(hit, found, gate is None, gate, evidence)
+            for (hit, found), gate, (_, evidence) in zip(pairs, verdicts, passing, strict=True)]
+
+
+def capped(documents: Sequence[int], verdicts: Sequence[str | None], settings: Limits) -> list[str | None]:
+    """Apply CONTEXT_CHUNKS and MAX_CHUNKS_PER_DOCUMENT to the passing candidates (rank order).
+
+    With CONTEXT_SPREAD each passing document's first chunk is taken before any document's
+    second: nine chunks of three documents left a relevant fifth document out (SciFact, where
+    a claim has several relevant abstracts; README: what reaches the user).
+    """
+    kept = [False] * len(documents)
+    per_document: Counter[int] = Counter()
+    most = settings.max_chunks_per_document
+    room = settings.context_chunks
+    for limit in ((1, most) if settings.context_spread else (most,)):
+        for n, document in enumerate(documents):
+            if room and verdicts[n] is None and not kept[n] and per_document[document] < limit:
+                kept[n], room = True, room - 1
+                per_document[document] += 1
+    return [verdict if verdict is not None or kept[n]
+            else GATE_DOCUMENT_CAP if per_document[documents[n]] >= most else GATE_TOTAL_CAP
+            for n, verdict in enumerate(verdicts)]
+
+
+def _passing(pairs: Sequence[tuple[Hit, LexicalMatch]], ranks: Sequence[int], question_terms: frozenset[str],
+             settings: Limits, credit: Mapping[str, float] | None = None,
+             cosines: Mapping[int, float] | None = None, translated: bool = False,
+             agreed: int | None = None) -> list[tuple[str | None, float | None]]:
+    """Return each candidate's gate verdict before the caps (None: passes) and its evidence score."""
+    gate = settings.gate
+    if gate.rule != "evidence":
+        return [(None if passes_lexical(found, question_terms, settings) or passes_ranking(hit, rank, gate)
+                 else GATE_LEXICAL, None) for (hit, found), rank in zip(pairs, ranks, strict=True)]
+    evidence = document_evidence([h for h, _ in pairs], [m for _, m in pairs], ranks, question_terms, gate, credit,
+                                 cosines)
+    if agreed in evidence:
+        evidence[agreed] += gate.agreement_bonus
+    scores = [evidence.get(hit.document_id) for hit, _ in pairs]
+    if not on_topic(evidence, gate, translated):
+        return [(GATE_EVIDENCE, e) for e in scores]
+    return [(None if (e is not None and e >= gate.threshold(translated)) or passes_lexical(found, question_terms, settings)
+             else GATE_LEXICAL, e) for (_, found), e in zip(pairs, scores, strict=True)]

@@ -76,7 +76,7 @@ class Trace:
 def inspect_document(
     question: str, area_ids: Sequence[int], document_id: int, document_area_id: int, *,
     embedder, store, settings: RetrievalSettings, probe: int = 5000, reranker=None, expander=None,
-    context_of: Callable[..., Context] | None = None,
+    context_of: Callable[..., Context] | None = None, words=None,
 ) -> Trace:
     """Trace every chunk of one document through the retrieval of a question.
 
@@ -93,7 +93,7 @@ def inspect_document(
     own = [h for h in store.search(vector, areas, probe) if h.document_id == document_id]
     if context_of is None:
         context = build_context(question, areas, embedder=embedder, store=store, settings=settings,
-                                query_vector=vector, reranker=reranker, expander=expander)
+                                query_vector=vector, reranker=reranker, expander=expander, words=words)
     else:
         context = context_of(question, areas, query_vector=vector)
     fulltext = getattr(store, "search_fulltext", None)

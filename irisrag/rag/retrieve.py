@@ -17,7 +17,7 @@ Stages (SPEC 5), each timed in ``Context.timings`` (seconds):
              and gets its fused rank as ``rank``
 ``lexical`` match each candidate's search text (``Hit.lexical_text``: with its title and compound
             parts) against the question's normalised terms, then the
-            gate (GATE_RULE, ``gate.py``): ``lexical``, the original's rule, passes a candidate
+            gate (GATE_RULE, ``gate.py``, where the gate and the caps live): ``lexical``, the original's rule, passes a candidate
             that shares at least ``min(MIN_MATCH_TERMS, number of question terms)`` terms or
             has a lexical score of at least MIN_MATCH_SCORE (the clamp lets a one-word question
             such as "OpenTelemetry?" find anything); ``ranked`` also passes a chunk of the first
@@ -39,8 +39,8 @@ Stages (SPEC 5), each timed in ``Context.timings`` (seconds):
             CONTEXT_CHUNKS (9) in all
 ``sources`` found sources from every candidate that passed the gate (see ``sources.py``)
 
-The mode comes from ``RetrievalSettings.mode`` (RETRIEVAL_MODE; the dataclass default is the
-original's ``vector``) unless ``build_context`` is given one. A store with vector search only
+The mode comes from ``RetrievalSettings.mode`` (RETRIEVAL_MODE of the retrieval profile, ``hybrid``;
+``RetrievalSettings.original()``: ``vector``) unless ``build_context`` is given one. A store with vector search only
 (``ChunkSearch``) gives ``hybrid`` an empty full-text leg, i.e. the vector ranking.
 
 Every candidate is kept in ``Context.candidates`` with the gate that dropped it
@@ -52,20 +52,34 @@ from __future__ import annotations
 
 import logging
 import time
-from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
+from irisrag import config as config_module
 from irisrag.config import parse_bool
 from irisrag.errors import IrisRagError
 from irisrag.rag import bridge, fusion
 from irisrag.rag.bridge import Bridge, BridgeSettings
 from irisrag.rag.fusion import FusionSettings
-from irisrag.rag.gate import GATE_RULES, GateSettings, document_evidence, on_topic  # noqa: F401  (public here too)
+from irisrag.rag.gate import (  # noqa: F401  (the gate's names are public here too)
+    GATE_DOCUMENT_CAP,
+    GATE_EVIDENCE,
+    GATE_LEXICAL,
+    GATE_RULES,
+    GATE_TOTAL_CAP,
+    Candidate,
+    GateSettings,
+    capped,
+    document_evidence,
+    gate_candidates,
+    on_topic,
+    passes_lexical,
+    passes_ranking,
+)
 from irisrag.rag.lexical import LexicalMatch, match, terms
 from irisrag.rag.sources import Source, found_sources, nearest_documents
 
@@ -76,10 +90,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-GATE_LEXICAL = "lexical"
-GATE_EVIDENCE = "evidence"   # rule evidence: no chunk of the first documents has enough evidence (off-topic)
-GATE_DOCUMENT_CAP = "document_cap"
-GATE_TOTAL_CAP = "total_cap"
 TIMING_KEYS = ("expand", "embed", "search", "fulltext", "bridge", "fuse", "rerank", "lexical", "select", "sources",
                "total")
 MODES = ("vector", "fulltext", "hybrid")
@@ -87,6 +97,12 @@ MODES = ("vector", "fulltext", "hybrid")
 
 class QueryEmbedder(Protocol):
     def embed_query(self, text: str) -> np.ndarray: ...
+
+
+class WordEmbedder(Protocol):
+    """Unit vectors of single words (``bridge.WordVectors``)."""
+
+    def __call__(self, words: Sequence[str]) -> np.ndarray: ...
 
 
 class ChunkSearch(Protocol):
@@ -98,24 +114,30 @@ class FulltextSearch(Protocol):
                         vector: np.ndarray | None = None) -> list[TextHit]: ...
 
 
+# The original's retrieval (before hybrid search, the evidence gate and the term bridge): the
+# profile's values with these changed. Tests of single stages start from it.
+ORIGINAL = {"RETRIEVAL_MODE": "vector", "GATE_RULE": "lexical", "TERM_BRIDGE": "none", "BRIDGE_DICTIONARY": "",
+            "NEAREST_DOCUMENTS": 0, "CONTEXT_SPREAD": False}
+
+
 @dataclass(frozen=True)
 class RetrievalSettings:
-    """The SPEC 5 retrieval parameters (original defaults)."""
+    """The SPEC 5 retrieval parameters; values only from the config table (``from_config``)."""
 
-    candidates: int = 256
-    context_chunks: int = 9
-    max_chunks_per_document: int = 4
-    min_match_terms: int = 2
-    min_match_score: float = 5.0
-    min_source_score: float = 1.0
-    found_sources_chunks: int = 3
-    source_score_ratio: float = 0.5
-    nearest_documents: int = 0   # the original lists nothing with "no information"; the app's: NEAREST_DOCUMENTS
-    mode: str = "vector"     # the original's retrieval; the app's default comes from RETRIEVAL_MODE
-    fusion: FusionSettings = FusionSettings()
-    gate: GateSettings = GateSettings(rule="lexical")  # the original's; the app's default comes from GATE_RULE
-    bridge: BridgeSettings = BridgeSettings()          # off, as the original; the app's default: TERM_BRIDGE
-    context_spread: bool = False   # each passing document's best chunk first (the app's: CONTEXT_SPREAD); else rank order
+    candidates: int
+    context_chunks: int
+    max_chunks_per_document: int
+    min_match_terms: int
+    min_match_score: float
+    min_source_score: float
+    found_sources_chunks: int
+    source_score_ratio: float
+    nearest_documents: int   # listed under "no information" (NEAREST_DOCUMENTS)
+    mode: str                # RETRIEVAL_MODE
+    fusion: FusionSettings
+    gate: GateSettings
+    bridge: BridgeSettings
+    context_spread: bool     # each passing document's best chunk first (CONTEXT_SPREAD); else rank order
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -123,24 +145,30 @@ class RetrievalSettings:
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> RetrievalSettings:
-        """Build settings from an app config mapping, defaults for missing keys."""
-        default = cls()
+        """Build settings from an app config mapping; missing keys from the profile in force (``config.py``)."""
+        values = config_module.defaults(config)
         return cls(
-            candidates=int(config.get("CONTEXT_CANDIDATES", default.candidates)),
-            context_chunks=int(config.get("CONTEXT_CHUNKS", default.context_chunks)),
-            max_chunks_per_document=int(config.get("MAX_CHUNKS_PER_DOCUMENT", default.max_chunks_per_document)),
-            context_spread=parse_bool(config.get("CONTEXT_SPREAD", default.context_spread)),
-            min_match_terms=int(config.get("MIN_MATCH_TERMS", default.min_match_terms)),
-            min_match_score=float(config.get("MIN_MATCH_SCORE", default.min_match_score)),
-            min_source_score=float(config.get("MIN_SOURCE_SCORE", default.min_source_score)),
-            found_sources_chunks=int(config.get("FOUND_SOURCES_CHUNKS", default.found_sources_chunks)),
-            source_score_ratio=float(config.get("SOURCE_SCORE_RATIO", default.source_score_ratio)),
-            nearest_documents=int(config.get("NEAREST_DOCUMENTS", default.nearest_documents)),
-            mode=str(config.get("RETRIEVAL_MODE", default.mode)).strip().lower(),
-            fusion=fusion.settings_from_config(config),
-            gate=GateSettings.from_config(config, default.gate),
-            bridge=BridgeSettings.from_config(config),
+            candidates=int(values["CONTEXT_CANDIDATES"]),
+            context_chunks=int(values["CONTEXT_CHUNKS"]),
+            max_chunks_per_document=int(values["MAX_CHUNKS_PER_DOCUMENT"]),
+            context_spread=parse_bool(values["CONTEXT_SPREAD"]),
+            min_match_terms=int(values["MIN_MATCH_TERMS"]),
+            min_match_score=float(values["MIN_MATCH_SCORE"]),
+            min_source_score=float(values["MIN_SOURCE_SCORE"]),
+            found_sources_chunks=int(values["FOUND_SOURCES_CHUNKS"]),
+            source_score_ratio=float(values["SOURCE_SCORE_RATIO"]),
+            nearest_documents=int(values["NEAREST_DOCUMENTS"]),
+            mode=str(values["RETRIEVAL_MODE"]).strip().lower(),
+            fusion=fusion.settings_from_config(values),
+            gate=GateSettings.from_config(values),
+            bridge=BridgeSettings.from_config(values),
         )
+
+    @classmethod
+    def original(cls, *values: Any, **changes: Any) -> RetrievalSettings:
+        """The original's retrieval (``ORIGINAL``) with these fields changed, in order or named (tests, benchmarks)."""
+        changes.update(zip([f.name for f in fields(cls)], values, strict=False))
+        return replace(cls.from_config(ORIGINAL), **changes)
 
 
 @dataclass(frozen=True)
@@ -150,17 +178,6 @@ class ContextChunk:
     hit: Hit
     match: LexicalMatch
     position: int
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A vector candidate, whether it was kept, and the gate that dropped it."""
-
-    hit: Hit
-    match: LexicalMatch
-    kept: bool
-    gate: str | None
-    evidence: float | None = None   # rule evidence: its document's evidence (first GATE_TOP_DOCUMENTS documents)
 
 
 @dataclass(frozen=True)
@@ -191,17 +208,6 @@ class _Timer:
             self.timings[name] += time.perf_counter() - start
 
 
-def passes_lexical(found: LexicalMatch, question_terms: frozenset[str], settings: RetrievalSettings) -> bool:
-    """Tell whether a chunk's lexical match is enough for the context."""
-    needed = max(1, min(settings.min_match_terms, len(question_terms)))
-    return found.count >= needed or found.score >= settings.min_match_score
-
-
-def passes_ranking(hit: Hit, document_rank: int, gate: GateSettings) -> bool:
-    """Tell whether the ranking is sure of a chunk: a top document's chunk, similar enough (rule ``ranked``)."""
-    return gate.rule == "ranked" and document_rank < gate.top_documents and hit.score >= gate.min_similarity
-
-
 def build_context(
     question: str,
     area_ids: Sequence[int],
@@ -213,11 +219,13 @@ def build_context(
     mode: str | None = None,
     reranker: Reranker | None = None,
     expander: QueryExpander | None = None,
+    words: WordEmbedder | None = None,
 ) -> Context:
     """Build the numbered context and the found sources for a question in the given areas.
 
     ``mode`` (``vector``, ``fulltext``, ``hybrid``) defaults to ``settings.mode``; ``reranker``
-    and ``expander`` are the optional stages (None: off).
+    and ``expander`` are the optional stages (None: off); ``words`` embeds single words for the
+    term bridge (``Components.word_vectors``; needed when ``settings.bridge`` is on).
     """
     timer = _Timer()
     areas = tuple(int(a) for a in area_ids)
@@ -227,7 +235,7 @@ def build_context(
         search_text = _expanded(question, expander, timer)
         asked = terms(search_text)
         hits, bridged = _candidates(question, areas, embedder, store, settings, query_vector,
-                                    mode or settings.mode, asked, timer, search_text, reranker)
+                                    mode or settings.mode, asked, timer, search_text, reranker, words)
         question_terms = bridged.terms(asked)
         with timer.stage("lexical"):
             matches = [match(question_terms, hit.lexical_text) for hit in hits]
@@ -248,7 +256,7 @@ def build_context(
 def rank_candidates(
     question: str, area_ids: Sequence[int], *, embedder: QueryEmbedder, store: ChunkSearch,
     settings: RetrievalSettings, query_vector: np.ndarray | None = None, mode: str | None = None,
-    reranker: Reranker | None = None, expander: QueryExpander | None = None,
+    reranker: Reranker | None = None, expander: QueryExpander | None = None, words: WordEmbedder | None = None,
 ) -> tuple[list[Hit], dict[str, float]]:
     """Return the ranked candidate chunks of a mode (before the lexical gate) and the stage timings."""
     timer = _Timer()
@@ -258,7 +266,7 @@ def rank_candidates(
     with timer.stage("total"):
         search_text = _expanded(question, expander, timer)
         hits, _ = _candidates(question, areas, embedder, store, settings, query_vector,
-                              mode or settings.mode, terms(search_text), timer, search_text, reranker)
+                              mode or settings.mode, terms(search_text), timer, search_text, reranker, words)
     return hits, timer.timings
 
 
@@ -275,10 +283,10 @@ def _candidates(
     question: str, areas: tuple[int, ...], embedder: QueryEmbedder, store: ChunkSearch,
     settings: RetrievalSettings, query_vector: np.ndarray | None, mode: str,
     question_terms: frozenset[str], timer: _Timer, search_text: str | None = None,
-    reranker: Reranker | None = None,
+    reranker: Reranker | None = None, words: WordEmbedder | None = None,
 ) -> tuple[list[Hit], Bridge]:
     hits, bridged = _ranked(question, areas, embedder, store, settings, query_vector, mode, question_terms, timer,
-                            search_text or question)
+                            search_text or question, words)
     if reranker is None or not hits:
         return hits, bridged
     with timer.stage("rerank"):
@@ -288,7 +296,7 @@ def _candidates(
 def _ranked(
     question: str, areas: tuple[int, ...], embedder: QueryEmbedder, store: ChunkSearch,
     settings: RetrievalSettings, query_vector: np.ndarray | None, mode: str,
-    question_terms: frozenset[str], timer: _Timer, search_text: str,
+    question_terms: frozenset[str], timer: _Timer, search_text: str, words: WordEmbedder | None = None,
 ) -> tuple[list[Hit], Bridge]:
     if mode not in MODES:
         raise ValueError(f"unknown retrieval mode {mode!r}; one of {', '.join(MODES)}")
@@ -314,7 +322,7 @@ def _ranked(
     bridged = Bridge()
     if settings.bridge.enabled and search_fulltext is not None:
         with timer.stage("bridge"):
-            bridged = bridge_terms(question, question_terms, dense, lexical, settings.bridge)
+            bridged = bridge_terms(question, question_terms, dense, lexical, settings.bridge, words)
             if bridged:
                 lexical = search_fulltext(bridged.searched(search_text), areas, settings.candidates,
                                           vector=vector)
@@ -334,10 +342,10 @@ def agreed_document(dense: Sequence[Hit], lexical: Sequence[TextHit]) -> int | N
 
 
 def bridge_terms(question: str, question_terms: frozenset[str], dense: Sequence[Hit],
-                 lexical: Sequence[TextHit], settings: BridgeSettings) -> Bridge:
+                 lexical: Sequence[TextHit], settings: BridgeSettings, words: WordEmbedder | None = None) -> Bridge:
     """Bridge the question's words that no candidate of either leg holds (``bridge.py``)."""
     known = [match(question_terms, hit.text).terms for hit in [*dense, *(t.hit for t in lexical)]]
-    return bridge.bridge(question, bridge.unknown_words(question, known), dense, settings)
+    return bridge.bridge(question, bridge.unknown_words(question, known), dense, settings, words)
 
 
 def translated_cosines(bridged: Bridge, question: str, embedder: QueryEmbedder, store: ChunkSearch,
@@ -371,68 +379,6 @@ def fuse_candidates(dense: Sequence[Hit], lexical: Sequence[TextHit], question_t
                         [((t.hit.document_id, t.hit.chunk_index), t.bm25) for t in lexical],
                         weight, settings.fusion, document_of=lambda key: key[0])
     return [replace(by_key[key], rank=rank) for rank, key in enumerate(order[: settings.candidates])]
-
-
-def gate_candidates(hits: Sequence[Hit], matches: Sequence[LexicalMatch], question_terms: frozenset[str],
-                    settings: RetrievalSettings, credit: Mapping[str, float] | None = None,
-                    cosines: Mapping[int, float] | None = None, translated: bool = False,
-                    agreed: int | None = None) -> list[Candidate]:
-    """Apply the gate (GATE_RULE, ``gate.py``) and the caps to ranked candidates, in rank order.
-
-    ``credit``: the share of a term's weight the rule ``evidence`` credits when a document
-    holds it (1 for a term not named: bridged words get BRIDGE_EVIDENCE, ``bridge.py``);
-    ``cosines``: each document's cosine to the question in the documents' words (BRIDGE_VECTOR_SEARCH);
-    ``translated``: the word list translated the question (GATE_TRANSLATED_ALLOWANCE);
-    ``agreed``: the document both legs rank first for such a question (GATE_AGREEMENT_BONUS).
-    """
-    pairs = sorted(zip(hits, matches, strict=True), key=lambda pair: pair[0].rank)
-    document_rank: dict[int, int] = {}
-    ranks = [document_rank.setdefault(hit.document_id, len(document_rank)) for hit, _ in pairs]
-    passing = _passing(pairs, ranks, question_terms, settings, credit, cosines, translated, agreed)
-    verdicts = capped([hit.document_id for hit, _ in pairs], [gate for gate, _ in passing], settings)
-    return [Candidate(hit, found, gate is None, gate, evidence)
-            for (hit, found), gate, (_, evidence) in zip(pairs, verdicts, passing, strict=True)]
-
-
-def capped(documents: Sequence[int], verdicts: Sequence[str | None], settings: RetrievalSettings) -> list[str | None]:
-    """Apply CONTEXT_CHUNKS and MAX_CHUNKS_PER_DOCUMENT to the passing candidates (rank order).
-
-    With CONTEXT_SPREAD each passing document's first chunk is taken before any document's
-    second: nine chunks of three documents left a relevant fifth document out (SciFact, where
-    a claim has several relevant abstracts; README: what reaches the user).
-    """
-    kept = [False] * len(documents)
-    per_document: Counter[int] = Counter()
-    most = settings.max_chunks_per_document
-    room = settings.context_chunks
-    for limit in ((1, most) if settings.context_spread else (most,)):
-        for n, document in enumerate(documents):
-            if room and verdicts[n] is None and not kept[n] and per_document[document] < limit:
-                kept[n], room = True, room - 1
-                per_document[document] += 1
-    return [verdict if verdict is not None or kept[n]
-            else GATE_DOCUMENT_CAP if per_document[documents[n]] >= most else GATE_TOTAL_CAP
-            for n, verdict in enumerate(verdicts)]
-
-
-def _passing(pairs: Sequence[tuple[Hit, LexicalMatch]], ranks: Sequence[int], question_terms: frozenset[str],
-             settings: RetrievalSettings, credit: Mapping[str, float] | None = None,
-             cosines: Mapping[int, float] | None = None, translated: bool = False,
-             agreed: int | None = None) -> list[tuple[str | None, float | None]]:
-    """Return each candidate's gate verdict before the caps (None: passes) and its evidence score."""
-    gate = settings.gate
-    if gate.rule != "evidence":
-        return [(None if passes_lexical(found, question_terms, settings) or passes_ranking(hit, rank, gate)
-                 else GATE_LEXICAL, None) for (hit, found), rank in zip(pairs, ranks, strict=True)]
-    evidence = document_evidence([h for h, _ in pairs], [m for _, m in pairs], ranks, question_terms, gate, credit,
-                                 cosines)
-    if agreed in evidence:
-        evidence[agreed] += gate.agreement_bonus
-    scores = [evidence.get(hit.document_id) for hit, _ in pairs]
-    if not on_topic(evidence, gate, translated):
-        return [(GATE_EVIDENCE, e) for e in scores]
-    return [(None if (e is not None and e >= gate.threshold(translated)) or passes_lexical(found, question_terms, settings)
-             else GATE_LEXICAL, e) for (_, found), e in zip(pairs, scores, strict=True)]
 
 
 def numbered(candidates: Sequence[Candidate]) -> tuple[ContextChunk, ...]:

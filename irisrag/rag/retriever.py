@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from irisrag.rag.inspect import Trace, inspect_document
-from irisrag.rag.retrieve import ChunkSearch, Context, QueryEmbedder, RetrievalSettings, build_context
+from irisrag.rag.retrieve import (
+    ChunkSearch,
+    Context,
+    QueryEmbedder,
+    RetrievalSettings,
+    WordEmbedder,
+    build_context,
+)
 
 if TYPE_CHECKING:
     from irisrag.rag.expand import QueryExpander
@@ -46,13 +53,15 @@ class Retriever:
     settings: RetrievalSettings
     reranker: Reranker | None = None
     expander: QueryExpander | None = None
+    words: WordEmbedder | None = None   # the term bridge's word vectors (Components.word_vectors)
 
     def context(self, question: str, areas: Sequence[int], *, k: int | None = None,
                 query_vector: np.ndarray | None = None) -> Context:
         """Return the context of a question searched in exactly these areas (``k``: candidates)."""
         settings = self.settings if k is None else replace(self.settings, candidates=int(k))
         context = build_context(question, areas, embedder=self.embedder, store=self.store, settings=settings,
-                                query_vector=query_vector, reranker=self.reranker, expander=self.expander)
+                                query_vector=query_vector, reranker=self.reranker, expander=self.expander,
+                                words=self.words)
         ensure_confined(context, areas)
         return context
 

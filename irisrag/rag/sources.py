@@ -40,10 +40,10 @@ from typing import TYPE_CHECKING, Protocol
 from irisrag.rag.lexical import normal_form, tokens
 
 if TYPE_CHECKING:
-    from irisrag.rag.retrieve import Candidate
+    from irisrag.rag.gate import Candidate
     from irisrag.vectorstore import Hit
 
-GATE_DROPPED = ("lexical", "evidence")   # the gate's verdicts (retrieve.py); the caps' do not count here
+GATE_DROPPED = ("lexical", "evidence")   # the gate's verdicts (gate.py); the caps' do not count here
 
 
 class SourceSettings(Protocol):

@@ -61,7 +61,7 @@ def dataset(tmp_path):
 
 def test_runner_metrics_match_hand_computed_values(dataset, tmp_path):
     embedder = CountingTableEmbedder()
-    options = runner.EvalOptions(settings=RetrievalSettings(), chunk_size=40, chunk_overlap=0, fts_language="English")
+    options = runner.EvalOptions.original(settings=RetrievalSettings.original(), chunk_size=40, chunk_overlap=0, fts_language="English")
     report = runner.run(dataset, embedder, options, tmp_path / "scratch")
     assert (report.queries, report.documents, report.chunks) == (3, 4, 5)
     vector = report.modes["vector"].metrics
@@ -88,7 +88,7 @@ def test_runner_metrics_match_hand_computed_values(dataset, tmp_path):
 
 def test_runner_leaves_only_the_embedding_cache(dataset, tmp_path):
     embedder = CountingTableEmbedder()
-    options = runner.EvalOptions(chunk_size=40, chunk_overlap=0, fts_language="English")
+    options = runner.EvalOptions.original(chunk_size=40, chunk_overlap=0, fts_language="English")
     first = runner.run(dataset, embedder, options, tmp_path / "scratch", modes=["vector"])
     assert embedder.embedded == 5
     assert [p.name for p in (tmp_path / "scratch").iterdir()] == ["cache"]  # the scratch LanceDB is gone
@@ -96,7 +96,7 @@ def test_runner_leaves_only_the_embedding_cache(dataset, tmp_path):
     assert embedder.embedded == 5  # chunk vectors came from the cache
     assert second.modes["vector"].metrics == first.modes["vector"].metrics
     assert list(second.modes) == ["vector"]
-    runner.run(dataset, embedder, runner.EvalOptions(chunk_size=60, chunk_overlap=0), tmp_path / "scratch",
+    runner.run(dataset, embedder, runner.EvalOptions.original(chunk_size=60, chunk_overlap=0), tmp_path / "scratch",
                modes=["vector"])
     assert embedder.embedded > 5  # other chunking: other cache entry
     with pytest.raises(ValueError, match="semantic"):
@@ -112,7 +112,7 @@ def test_runner_on_a_subset_of_the_shared_german_set(tmp_path):
     from irisrag.embeddings import FakeEmbedder
 
     dataset = beir.load(SHARED_XQUAD_DE, limit=40)
-    report = runner.run(dataset, FakeEmbedder(), runner.EvalOptions(fts_language="German"), tmp_path)
+    report = runner.run(dataset, FakeEmbedder(), runner.EvalOptions.original(fts_language="German"), tmp_path)
     assert report.documents == 240 and report.queries == 40
     scores = {mode: result.metrics["ndcg@10"] for mode, result in report.modes.items()}
     assert scores["fulltext"] > 0.9                      # BM25 with German stemming: about 0.94 on the whole set
@@ -132,7 +132,7 @@ def test_runner_reranks_like_the_product_embedding_only_the_top_passages(tmp_pat
                                                       {"_id": "q2", "text": "topic7 document"}],
                          [("q1", "d3", 1), ("q2", "d7", 1)])
     dataset, scratch = beir.load(path), tmp_path / "scratch"
-    options = runner.EvalOptions(fts_language="English")
+    options = runner.EvalOptions.original(fts_language="English")
     inner = CountingEmbedder()
     variant = runner.Variant("hybrid+rerank", "hybrid",
                              reranker=EmbedderReranker(runner.lazy_rerank_embedder(inner, scratch / "cache"), top_n=3))
@@ -156,7 +156,7 @@ def test_the_eval_store_searches_each_chunk_with_its_records_title(tmp_path):
                          [{"_id": "q", "text": "alpha"}], [("q", "T", 1)])
     dataset = beir.load(path)
     assert dataset.titles == {"T": "Cerebral white matter", "U": ""}
-    store, chunks, _ = runner.build_store(dataset, CountingTableEmbedder(), runner.EvalOptions(),
+    store, chunks, _ = runner.build_store(dataset, CountingTableEmbedder(), runner.EvalOptions.original(),
                                           tmp_path / "lance", tmp_path / "cache")
     found = store.search_fulltext("white matter", [runner.SCRATCH_AREA], 10)
     assert chunks > 2 and len(found) == chunks - 1                     # every chunk of T, none of U

@@ -18,6 +18,7 @@ import pytest
 from irisrag.extensions import db
 from irisrag.models import Document
 from tests.conftest import login
+from tests.support.process_env import process_env
 from tests.web.test_ops import seeded_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,10 +51,10 @@ def test_import_into_an_unwritable_vector_store_says_so(tmp_path, database_url, 
         assert Document.mark_queued(doc.id)  # as Rebuild marks it before its job runs
     (tmp_path / "d0.md").write_text("Neuer Inhalt über Zeitstempel. " * 20)
     read_only(Path(app.config["LANCEDB_URI"]))
-    env = {**os.environ, "IRISRAG_SECRET_KEY": "k", "IRISRAG_DATABASE_URL": app.config["DATABASE_URL"],
+    env = process_env({**os.environ, "IRISRAG_SECRET_KEY": "k", "IRISRAG_DATABASE_URL": app.config["DATABASE_URL"],
            "IRISRAG_REDIS_URL": app.config["REDIS_URL"], "IRISRAG_LANCEDB_URI": app.config["LANCEDB_URI"],
            "IRISRAG_UPLOAD_ROOT": app.config["UPLOAD_ROOT"], "IRISRAG_EMBEDDER": "fake", "IRISRAG_LLM": "none",
-           "IRISRAG_CHUNK_SIZE": "200", "IRISRAG_CHUNK_OVERLAP": "0", "IRISRAG_MAINTENANCE_INTERVAL": "0"}
+           "IRISRAG_CHUNK_SIZE": "200", "IRISRAG_CHUNK_OVERLAP": "0", "IRISRAG_MAINTENANCE_INTERVAL": "0"})
     out = subprocess.run(["setpriv", "--bounding-set=-dac_override,-dac_read_search", "--", sys.executable, "-c",
                           CHILD, str(doc.id)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert "VectorStoreUnwritable" in out.stdout, (out.stdout, out.stderr[-2000:])

@@ -13,6 +13,7 @@ from rq.job import Job
 from irisrag import components
 from irisrag.jobs.queue import enqueue
 from irisrag.jobs.tasks import ping
+from tests.support.process_env import process_env
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -20,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def start_worker(app, tmp_path: Path, log_name: str = "worker.log", args: tuple[str, ...] = (),
                  **extra_env: str) -> subprocess.Popen:
     """Start worker.py as its own process group (so a test can kill it and its work horse)."""
-    env = {
+    env = process_env({
         **os.environ,
         "IRISRAG_SECRET_KEY": "test",
         "IRISRAG_DATABASE_URL": app.config["DATABASE_URL"],
@@ -39,7 +40,7 @@ def start_worker(app, tmp_path: Path, log_name: str = "worker.log", args: tuple[
         "IRISRAG_VECTOR_INDEX_MIN_ROWS": str(app.config["VECTOR_INDEX_MIN_ROWS"]),
         "IRISRAG_MAINTENANCE_INTERVAL": str(app.config["MAINTENANCE_INTERVAL"]),
         **extra_env,
-    }
+    })
     log = open(tmp_path / log_name, "ab")
     return subprocess.Popen([sys.executable, "worker.py", *args], cwd=ROOT, env=env, stdout=log,
                             stderr=subprocess.STDOUT, start_new_session=True)

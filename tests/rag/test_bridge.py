@@ -10,7 +10,7 @@ from irisrag.rag.bridge import Bridge, BridgeSettings, WordVectors, bridge, unkn
 from irisrag.rag.lexical import normal_form, terms
 from irisrag.vectorstore import Hit
 
-ON = BridgeSettings("embedder", chunks=2, min_similarity=0.8)
+ON = BridgeSettings.plain("embedder", chunks=2, min_similarity=0.8)
 
 # A tiny "embedding" of words: each listed word points along its own meaning's axis.
 MEANINGS = {"verteidigung": 0, "defense": 0, "defence": 0, "saison": 1, "season": 1, "mannschaft": 2,
@@ -34,14 +34,15 @@ def hit(text: str, document: int = 1) -> Hit:
 
 
 def test_bridge_settings_from_config():
-    assert BridgeSettings.from_config({}) == BridgeSettings()
-    assert not BridgeSettings().enabled
-    assert BridgeSettings.from_config({"TERM_BRIDGE": " Embedder ", "BRIDGE_CHUNKS": "7",
-                                       "BRIDGE_MIN_SIMILARITY": "0.7"}) == BridgeSettings("embedder", 7, 0.7)
+    assert BridgeSettings.from_config({}) == replace(BridgeSettings.plain(), kind="embedder",
+                                                     dictionary="/usr/share/trans/de-en")   # the app's default
+    assert not BridgeSettings.plain().enabled
+    assert BridgeSettings.from_config({"TERM_BRIDGE": " Embedder ", "BRIDGE_CHUNKS": "7", "BRIDGE_DICTIONARY": "",
+                                       "BRIDGE_MIN_SIMILARITY": "0.7"}) == BridgeSettings.plain("embedder", 7, 0.7)
     with pytest.raises(ValueError, match="term bridge"):
-        BridgeSettings("dictionary")
+        BridgeSettings.plain("dictionary")
     with pytest.raises(ValueError, match="between 0 and 1"):
-        BridgeSettings("embedder", evidence=1.5)
+        BridgeSettings.plain("embedder", evidence=1.5)
 
 
 def test_unknown_words_are_those_no_candidate_holds():
@@ -60,15 +61,15 @@ def test_bridge_maps_an_unknown_word_to_the_most_similar_candidate_word():
 def test_bridge_needs_the_similarity_and_looks_at_the_first_chunks_only():
     dense = [hit("Points were allowed."), hit("Nothing here."), hit("The defense held.")]
     assert not bridge("Verteidigung", ["verteidigung"], dense, ON, fake_vectors())          # 3rd chunk: not looked at
-    assert bridge("Verteidigung", ["verteidigung"], dense, BridgeSettings("embedder", 3, 0.8),
+    assert bridge("Verteidigung", ["verteidigung"], dense, BridgeSettings.plain("embedder", 3, 0.8),
                   fake_vectors()).words == {"verteidigung": "defense"}
-    assert not bridge("Verteidigung", ["verteidigung"], dense, BridgeSettings("embedder", 3, 1.01), fake_vectors())
+    assert not bridge("Verteidigung", ["verteidigung"], dense, BridgeSettings.plain("embedder", 3, 1.01), fake_vectors())
 
 
 def test_bridge_is_off_without_the_setting_or_unknown_words():
     dense = [hit("The defense held.")]
     calls: list[list[str]] = []
-    assert not bridge("Verteidigung", ["verteidigung"], dense, BridgeSettings(), fake_vectors(calls))
+    assert not bridge("Verteidigung", ["verteidigung"], dense, BridgeSettings.plain(), fake_vectors(calls))
     assert not bridge("Verteidigung", [], dense, ON, fake_vectors(calls))
     assert not bridge("Verteidigung", ["verteidigung"], [], ON, fake_vectors(calls))
     assert calls == []  # nothing embedded
@@ -138,7 +139,7 @@ def test_the_question_in_the_documents_words_replaces_whole_words_longest_first(
 
 
 def test_bridge_vector_search_setting():
-    assert BridgeSettings().vector_search and BridgeSettings.from_config({}).vector_search
+    assert BridgeSettings.plain().vector_search and BridgeSettings.from_config({}).vector_search
     assert not BridgeSettings.from_config({"BRIDGE_VECTOR_SEARCH": False}).vector_search
     assert not BridgeSettings.from_config({"BRIDGE_VECTOR_SEARCH": "off"}).vector_search
     assert BridgeSettings.from_config({"BRIDGE_VECTOR_SEARCH": "true"}).vector_search
@@ -199,7 +200,7 @@ def test_dictionary_settings_from_config(tmp_path):
     assert settings.word_list() is None                                    # a missing file: the embedder alone
     assert BridgeSettings.from_config({"BRIDGE_DICTIONARY": ""}).word_list() is None
     with pytest.raises(ValueError, match="between 0 and 1"):
-        BridgeSettings("embedder", dictionary_evidence=2.0)
+        BridgeSettings.plain("embedder", dictionary_evidence=2.0)
 
 
 def test_dictionary_words_get_their_own_gate_credit():

@@ -95,27 +95,27 @@ def test_fusion_term_coverage_and_adaptive_weight():
     assert fusion.term_coverage(question, texts) == 0.5
     assert fusion.term_coverage(question, []) == 0.0
     assert fusion.term_coverage(frozenset(), ["x"]) == 0.0
-    adaptive = FusionSettings(lexical_weight=0.6, coverage_floor=0.2, coverage_full=0.6)
+    adaptive = FusionSettings.of(lexical_weight=0.6, coverage_floor=0.2, coverage_full=0.6)
     assert fusion.lexical_weight(adaptive, 0.1) == 0.0
     assert fusion.lexical_weight(adaptive, 0.4) == pytest.approx(0.3)
     assert fusion.lexical_weight(adaptive, 0.9) == pytest.approx(0.6)
     constant = replace(adaptive, coverage_floor=0.0, coverage_full=0.0)
     assert fusion.lexical_weight(constant, 0.1) == fusion.lexical_weight(constant, 1.0) == 0.6
     with pytest.raises(ValueError):
-        FusionSettings(method="borda")
+        FusionSettings.of(method="borda")
     with pytest.raises(ValueError):
-        FusionSettings(lexical_weight=1.5)
+        FusionSettings.of(lexical_weight=1.5)
 
 
 def test_fusion_order_is_stable_and_keeps_every_key():
     dense, lexical = [("a", 0.9), ("b", 0.8), ("d", 0.1)], [("c", 3.0), ("a", 2.0), ("b", 1.0)]
-    order = fusion.fuse(dense, lexical, 0.5, FusionSettings(method="rrf"))
+    order = fusion.fuse(dense, lexical, 0.5, FusionSettings.of(method="rrf"))
     assert order[0] == "a" and set(order) == {"a", "b", "c", "d"}
     # convex, w = 0.5: a 0.5 + 0.25, b 0.4375 + 0, c 0 + 0.5, d 0 + 0 (tie with nothing)
-    assert fusion.fuse(dense, lexical, 0.5, FusionSettings()) == ["a", "c", "b", "d"]
-    assert fusion.fuse(dense, lexical, 0.0, FusionSettings()) == ["a", "b", "d", "c"]  # weight 0: vector order
-    assert fusion.fuse(dense, lexical, 1.0, FusionSettings()) == ["c", "a", "b", "d"]  # weight 1: BM25 order
-    assert fusion.fuse([("a", 0.9), ("b", 0.8)], [], 0.5, FusionSettings()) == ["a", "b"]
+    assert fusion.fuse(dense, lexical, 0.5, FusionSettings.of()) == ["a", "c", "b", "d"]
+    assert fusion.fuse(dense, lexical, 0.0, FusionSettings.of()) == ["a", "b", "d", "c"]  # weight 0: vector order
+    assert fusion.fuse(dense, lexical, 1.0, FusionSettings.of()) == ["c", "a", "b", "d"]  # weight 1: BM25 order
+    assert fusion.fuse([("a", 0.9), ("b", 0.8)], [], 0.5, FusionSettings.of()) == ["a", "b"]
 
 
 def _doc_rank(hits, document_id) -> int | None:
@@ -126,9 +126,9 @@ def _doc_rank(hits, document_id) -> int | None:
 @pytest.mark.parametrize("method", ["default", "rrf", "convex"])
 def test_hybrid_beats_each_leg_where_one_leg_alone_fails(library, method):
     store, embedder, ids = library
-    settings = RetrievalSettings(candidates=50)  # more than the corpus: every chunk is a candidate
+    settings = RetrievalSettings.original(candidates=50)  # more than the corpus: every chunk is a candidate
     if method != "default":
-        settings = replace(settings, fusion=FusionSettings(method=method))
+        settings = replace(settings, fusion=FusionSettings.of(method=method))
     wanted = {KEYWORD_Q: ids[KEYWORD_DOC], PARAPHRASE_Q: ids[PARAPHRASE_DOC]}
     ranks, mrr = {}, {}
     for mode in ("vector", "fulltext", "hybrid"):
@@ -154,16 +154,16 @@ def test_hybrid_without_fulltext_index_is_the_vector_ranking(tmp_path):
     texts = [t for t in table if t not in (KEYWORD_Q, PARAPHRASE_Q)]
     store.replace_documents([(doc, 1, [ChunkIn(0, t)], table[t][None, :]) for doc, t in enumerate(texts)])
     embedder = TableEmbedder(table)  # no refresh_indexes: the full-text leg is empty
-    vector, _ = rank_candidates(KEYWORD_Q, [1], embedder=embedder, store=store, settings=RetrievalSettings(mode="vector"))
+    vector, _ = rank_candidates(KEYWORD_Q, [1], embedder=embedder, store=store, settings=RetrievalSettings.original(mode="vector"))
     hybrid, timings = rank_candidates(KEYWORD_Q, [1], embedder=embedder, store=store,
-                                      settings=RetrievalSettings(mode="hybrid"))
+                                      settings=RetrievalSettings.original(mode="hybrid"))
     assert hybrid == vector
     assert timings["fulltext"] >= 0 and timings["fuse"] >= 0
 
 
 def test_hybrid_context_reaches_beyond_the_vector_window(library):
     store, embedder, ids = library
-    settings = RetrievalSettings(candidates=5, min_match_terms=1)
+    settings = RetrievalSettings.original(candidates=5, min_match_terms=1)
     question = "XR7734 capacitor"
     embedder.table[question] = axis(0)
     vector = build_context(question, [1], embedder=embedder, store=store, settings=settings)
@@ -181,8 +181,8 @@ def test_retrieval_settings_mode_from_config():
     settings = RetrievalSettings.from_config({"RETRIEVAL_MODE": "Fulltext"})
     assert settings.mode == "fulltext"
     with pytest.raises(ValueError, match="unknown retrieval mode"):
-        RetrievalSettings(mode="semantic")
-    assert RetrievalSettings().mode == "vector"  # the original's behaviour for callers that pass nothing
+        RetrievalSettings.original(mode="semantic")
+    assert RetrievalSettings.original().mode == "vector"  # the original's behaviour for callers that pass nothing
 
 
 def test_hybrid_on_a_vector_only_store_is_the_vector_ranking():
@@ -191,7 +191,7 @@ def test_hybrid_on_a_vector_only_store_is_the_vector_ranking():
     store, embedder = FakeStore(), AxisEmbedder()
     for doc in range(3):
         store.add(doc, 1, 0, "OpenTelemetry", unit(0.9 - doc * 0.1))
-    settings = RetrievalSettings(mode="hybrid")
+    settings = RetrievalSettings.original(mode="hybrid")
     hybrid, _ = rank_candidates("OpenTelemetry", [1], embedder=embedder, store=store, settings=settings)
     vector, _ = rank_candidates("OpenTelemetry", [1], embedder=embedder, store=store, settings=settings, mode="vector")
     assert hybrid == vector and [h.document_id for h in hybrid] == [0, 1, 2]
@@ -203,13 +203,13 @@ def test_fusion_per_document_counts_both_legs_best_chunks():
     # Document A's best vector chunk (a0) and best full-text chunk (a1) differ; B's one chunk is second in both.
     dense = [(("A", 0), 0.9), (("B", 0), 0.6), (("C", 0), 0.1)]
     lexical = [(("A", 1), 9.0), (("B", 0), 6.0), (("C", 0), 1.0)]
-    per_chunk = fusion.fuse(dense, lexical, 0.5, FusionSettings())
+    per_chunk = fusion.fuse(dense, lexical, 0.5, FusionSettings.of())
     assert per_chunk[0] == ("B", 0)  # 0.5 * 0.625 + 0.5 * 0.625 beats a0 (0.5 + 0) and a1 (0 + 0.5)
-    by_document = fusion.fuse(dense, lexical, 0.5, FusionSettings(document_share=0.5), document_of=lambda k: k[0])
+    by_document = fusion.fuse(dense, lexical, 0.5, FusionSettings.of(document_share=0.5), document_of=lambda k: k[0])
     # A first in both legs lifts its best chunk a0: 0.5 * 0.5 + 0.5 * 1.0 = 0.75 > 0.625; a1 keeps its own 0.5
     assert by_document == [("A", 0), ("B", 0), ("A", 1), ("C", 0)]
     assert set(by_document) == set(per_chunk)
-    assert fusion.fuse(dense, lexical, 0.5, FusionSettings(document_share=0.5)) == per_chunk  # no document_of
+    assert fusion.fuse(dense, lexical, 0.5, FusionSettings.of(document_share=0.5)) == per_chunk  # no document_of
 
 
 def test_fusion_weight_from_the_best_fulltext_documents():
@@ -224,7 +224,7 @@ def test_fusion_weight_from_the_best_fulltext_documents():
                                             "FUSION_DOCUMENT_SHARE": "0.25"})
     assert (settings.weight_from, settings.top_documents, settings.document_share) == ("top", 3, 0.25)
     with pytest.raises(ValueError, match="weight source"):
-        FusionSettings(weight_from="some")
+        FusionSettings.of(weight_from="some")
 
 
 def test_fusion_default_counts_a_documents_best_chunk_of_each_leg():
@@ -232,10 +232,10 @@ def test_fusion_default_counts_a_documents_best_chunk_of_each_leg():
     # full-text chunk (a1) differ, B's single chunk is second in both legs.
     dense = [(("A", 0), 0.9), (("B", 0), 0.6), (("C", 0), 0.1)]
     lexical = [(("A", 1), 9.0), (("B", 0), 6.0), (("C", 0), 1.0)]
-    per_chunk = FusionSettings(document_share=0.0)
+    per_chunk = FusionSettings.of(document_share=0.0)
     assert fusion.fuse(dense, lexical, 0.5, per_chunk, document_of=lambda k: k[0])[0] == ("B", 0)
     # A's best chunk is lifted (0.3 * 0.5 + 0.7 * 1.0); its other chunk keeps its own score, after B
-    assert fusion.fuse(dense, lexical, 0.5, FusionSettings(), document_of=lambda k: k[0]) == \
+    assert fusion.fuse(dense, lexical, 0.5, FusionSettings.of(), document_of=lambda k: k[0]) == \
         [("A", 0), ("B", 0), ("A", 1), ("C", 0)]
 
 
@@ -245,15 +245,15 @@ def test_fusion_weight_listens_to_the_best_fulltext_document():
     question = terms("Gustave Eiffel designed the bridge across the river")
     scattered = [(7, "Eiffel"), (8, "bridge"), (9, "river designed"), (10, "Gustave")]
     together = [(1, "Gustave Eiffel designed the bridge across the river."), (2, "river")]
-    old = FusionSettings(weight_from="all")
+    old = FusionSettings.of(weight_from="all")
     assert fusion.question_coverage(question, scattered, old) == pytest.approx(5 / 6)
     # the best full-text document (the first, top_documents 1) holds one word: (5/6 + 1/6) / 2
-    assert fusion.question_coverage(question, scattered, FusionSettings()) == pytest.approx(0.5)
-    assert fusion.question_coverage(question, scattered, FusionSettings(weight_from="top")) == pytest.approx(1 / 6)
+    assert fusion.question_coverage(question, scattered, FusionSettings.of()) == pytest.approx(0.5)
+    assert fusion.question_coverage(question, scattered, FusionSettings.of(weight_from="top")) == pytest.approx(1 / 6)
     assert fusion.lexical_weight(old, fusion.question_coverage(question, scattered, old)) == pytest.approx(0.65)
-    weight = fusion.lexical_weight(FusionSettings(), fusion.question_coverage(question, scattered, FusionSettings()))
+    weight = fusion.lexical_weight(FusionSettings.of(), fusion.question_coverage(question, scattered, FusionSettings.of()))
     assert weight == pytest.approx(0.65 * (0.5 - 0.2) / 0.4)
-    assert fusion.lexical_weight(FusionSettings(), fusion.question_coverage(question, together, FusionSettings())) \
+    assert fusion.lexical_weight(FusionSettings.of(), fusion.question_coverage(question, together, FusionSettings.of())) \
         == pytest.approx(0.65)  # the words occur, and together in the best document: the whole weight
     assert fusion.settings_from_config({"FUSION_WEIGHT_FROM": " Both "}).weight_from == "both"
 
@@ -279,20 +279,20 @@ def test_hybrid_ranks_a_document_by_its_best_chunk_in_each_leg(tmp_path):
     embedder = TableEmbedder(table)
 
     def first_document(fusion_settings: FusionSettings) -> int:
-        settings = RetrievalSettings(mode="hybrid", fusion=fusion_settings)
+        settings = RetrievalSettings.original(mode="hybrid", fusion=fusion_settings)
         hits, _ = rank_candidates(GASKET_Q, [1], embedder=embedder, store=store, settings=settings)
         return hits[0].document_id
 
-    assert first_document(FusionSettings(weight_from="all", document_share=0.0)) == 1  # per chunk: each leg half
-    assert first_document(FusionSettings()) == 0                                      # the default: both count
-    context = build_context(GASKET_Q, [1], embedder=embedder, store=store, settings=RetrievalSettings(mode="hybrid"))
+    assert first_document(FusionSettings.of(weight_from="all", document_share=0.0)) == 1  # per chunk: each leg half
+    assert first_document(FusionSettings.of()) == 0                                      # the default: both count
+    context = build_context(GASKET_Q, [1], embedder=embedder, store=store, settings=RetrievalSettings.original(mode="hybrid"))
     assert [(c.hit.document_id, c.hit.chunk_index) for c in context.candidates[:3]] == [(0, 1), (1, 0), (0, 0)]
     # The inspector explains it: the spec chunk, far in vector space, is fused first (its
     # document's best vector chunk counts for it), with the question's full-text weight and share.
     trace = inspect_document(GASKET_Q, [1], 0, 1, embedder=embedder, store=store,
-                             settings=RetrievalSettings(mode="hybrid"))
+                             settings=RetrievalSettings.original(mode="hybrid"))
     ranks = {c.chunk_index: (c.vector_rank, c.fulltext_rank, c.fused_rank) for c in trace.chunks}
     assert ranks[0] == (1, None, 3) and ranks[1][1:] == (1, 1) and ranks[1][0] > 2
     assert trace.document_share == 0.7 and trace.fulltext_weight == 0.65  # gasket, zephyr, pump: 3 of 4 terms
     assert inspect_document(GASKET_Q, [1], 0, 1, embedder=embedder, store=store,
-                            settings=RetrievalSettings(mode="vector")).fulltext_weight is None
+                            settings=RetrievalSettings.original(mode="vector")).fulltext_weight is None

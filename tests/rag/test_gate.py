@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from irisrag.config import DEFAULTS, load
-from irisrag.rag.gate import CALIBRATED, on_topic, term_weights
+from irisrag.config import DEFAULTS, PROFILES, load
+from irisrag.rag.gate import on_topic, term_weights
 from irisrag.rag.lexical import match, terms
 from irisrag.rag.retrieve import (
     GateSettings,
@@ -21,9 +21,9 @@ QUESTION = "Wer hat die Brücke über den Fluss entworfen?"       # German ...
 ENGLISH = "The bridge across the river was designed by Gustave Eiffel in 1884."  # ... English answer: no shared term
 OTHER = "Opening hours of the museum shop are listed on the website."
 
-RANKED = RetrievalSettings(gate=GateSettings(rule="ranked", top_documents=2, min_similarity=0.3))
-LEXICAL = RetrievalSettings(gate=GateSettings(rule="lexical"))
-EVIDENCE = RetrievalSettings(gate=GateSettings(rule="evidence", top_documents=2, min_evidence=0.36,
+RANKED = RetrievalSettings.original(gate=GateSettings.of(rule="ranked", top_documents=2, min_similarity=0.3))
+LEXICAL = RetrievalSettings.original(gate=GateSettings.of(rule="lexical"))
+EVIDENCE = RetrievalSettings.original(gate=GateSettings.of(rule="evidence", top_documents=2, min_evidence=0.36,
                                                coverage_weight=0.65, missing_weight=0.4))
 
 CLAIM = "Vitamin supplementation reduces fracture risk in elderly women."
@@ -64,31 +64,32 @@ def test_gate_ranked_still_answers_an_off_topic_question_with_nothing(store, emb
 def test_gate_settings_from_config_and_validation():
     gate = RetrievalSettings.from_config({"GATE_RULE": "Lexical", "GATE_TOP_DOCUMENTS": "5",
                                           "GATE_MIN_SIMILARITY": "0.4"}).gate
-    assert gate == GateSettings(rule="lexical", top_documents=5, min_similarity=0.4)
+    assert gate == GateSettings.of(rule="lexical", top_documents=5, min_similarity=0.4)
     evidence = RetrievalSettings.from_config({"GATE_RULE": "evidence", "GATE_MIN_EVIDENCE": "0.5", "GATE_COVERAGE_WEIGHT": "1",
                                               "GATE_MISSING_WEIGHT": "0.1"}).gate
     assert (evidence.rule, evidence.min_evidence, evidence.coverage_weight, evidence.missing_weight) == \
         ("evidence", 0.5, 1.0, 0.1)
     assert RetrievalSettings.from_config(DEFAULTS).gate.rule == "evidence"  # the app's default
-    assert RetrievalSettings().gate.rule == "lexical"  # the original's, for callers that pass nothing
+    assert RetrievalSettings.original().gate.rule == "lexical"  # the original's, for callers that pass nothing
     with pytest.raises(ValueError, match="unknown gate rule"):
-        GateSettings(rule="semantic")
+        GateSettings.of(rule="semantic")
 
 
-def _gate(environ):
-    gate = RetrievalSettings.from_config(load(environ)).gate
+def _gate(environ, overrides=None):
+    gate = RetrievalSettings.from_config(load(environ, overrides)).gate
     return gate.min_evidence, gate.coverage_weight, gate.missing_weight
 
 
-def test_the_evidence_rule_takes_the_values_calibrated_for_the_embedder_unless_the_operator_sets_them():
+def test_the_evidence_rule_takes_the_values_calibrated_for_the_embedder_unless_overridden():
     use = (DEFAULTS["GATE_MIN_EVIDENCE"], DEFAULTS["GATE_COVERAGE_WEIGHT"], DEFAULTS["GATE_MISSING_WEIGHT"])
-    e5 = tuple(CALIBRATED["e5"][k] for k in ("GATE_MIN_EVIDENCE", "GATE_COVERAGE_WEIGHT", "GATE_MISSING_WEIGHT"))
+    e5 = tuple(PROFILES["e5"][k] for k in ("GATE_MIN_EVIDENCE", "GATE_COVERAGE_WEIGHT", "GATE_MISSING_WEIGHT"))
     assert e5 != use and e5[0] > use[0]                                # e5's cosines run higher
     assert _gate({}) == use and _gate({"IRISRAG_EMBEDDER": "ollama"}) == use
     assert _gate({"IRISRAG_EMBEDDER": "e5"}) == e5
-    assert _gate({"IRISRAG_EMBEDDER": "E5", "IRISRAG_GATE_MIN_EVIDENCE": "0.9"}) == (0.9, *e5[1:])
-    set_like_default = {"IRISRAG_EMBEDDER": "e5", "IRISRAG_GATE_MISSING_WEIGHT": str(use[2])}
-    assert _gate(set_like_default) == (*e5[:2], use[2])              # set, even to USE's value: kept
+    assert _gate({"IRISRAG_EMBEDDER": "E5"}, {"GATE_MIN_EVIDENCE": 0.9}) == (0.9, *e5[1:])
+    assert _gate({"IRISRAG_EMBEDDER": "e5"}, {"GATE_MISSING_WEIGHT": use[2]}) == (*e5[:2], use[2])   # set: kept
+    assert _gate({"IRISRAG_EMBEDDER": "e5", "IRISRAG_RETRIEVAL_PROFILE": "use"}) == use   # the profile named wins
+    assert _gate({"IRISRAG_RETRIEVAL_PROFILE": "e5"}) == e5
     explicit = RetrievalSettings.from_config({**DEFAULTS, "EMBEDDER": "e5"}).gate   # a plain mapping: all set
     assert (explicit.min_evidence, explicit.coverage_weight, explicit.missing_weight) == use
 
@@ -157,7 +158,7 @@ def test_gate_evidence_credits_a_term_for_its_share_only():
     texts = ["The bridge across the river.", "A river in the north.", "Opening hours."]
     hits = [Hit(doc, 1, 0, None, text, 0.2, doc) for doc, text in enumerate(texts)]
     matches = [match(question_terms, h.text) for h in hits]
-    settings = GateSettings(top_documents=3, coverage_weight=1.0, missing_weight=1.0)
+    settings = GateSettings.of(top_documents=3, coverage_weight=1.0, missing_weight=1.0)
     whole = document_evidence(hits, matches, [0, 1, 2], question_terms, settings)
     bridge = next(iter(terms("bridge")))
     halved = document_evidence(hits, matches, [0, 1, 2], question_terms, settings, {bridge: 0.5})
@@ -178,7 +179,7 @@ def test_gate_evidence_takes_a_documents_better_cosine_of_the_question_in_its_wo
     hits = [Hit(doc, 1, 0, None, text, cosine, doc) for doc, (text, cosine) in
             enumerate([(ENGLISH, 0.25), (OTHER, 0.3), ("Dritter Text.", 0.1)])]
     matches = [match(question_terms, h.text) for h in hits]
-    settings = GateSettings(top_documents=2)
+    settings = GateSettings.of(top_documents=2)
     plain = document_evidence(hits, matches, [0, 1, 2], question_terms, settings)
     asked = document_evidence(hits, matches, [0, 1, 2], question_terms, settings, cosines={0: 0.45, 1: 0.1, 2: 0.9})
     assert set(plain) == set(asked) == {0, 1}                     # the third document is not a first one
@@ -187,7 +188,7 @@ def test_gate_evidence_takes_a_documents_better_cosine_of_the_question_in_its_wo
 
 
 def test_a_question_the_word_list_translated_needs_the_allowance_less_evidence():
-    gate = GateSettings(min_evidence=0.45, translated_allowance=0.02)
+    gate = GateSettings.of(min_evidence=0.45, translated_allowance=0.02)
     assert gate.threshold() == 0.45 and gate.threshold(translated=True) == pytest.approx(0.43)
     assert not on_topic({1: 0.44, 2: 0.3}, gate)                 # a question in the documents' language: off-topic
     assert on_topic({1: 0.44, 2: 0.3}, gate, translated=True)    # the same evidence across languages: on-topic
@@ -202,7 +203,7 @@ def test_the_gate_passes_a_translated_question_s_document_on_the_lower_threshold
     hits = [Hit(1, 1, 0, None, ENGLISH, 0.44, 0), Hit(2, 1, 0, None, OTHER, 0.2, 1)]
     question_terms = terms(QUESTION)
     matches = [match(question_terms, h.text) for h in hits]
-    settings = RetrievalSettings(gate=GateSettings(min_evidence=0.45, translated_allowance=0.02))
+    settings = RetrievalSettings.original(gate=GateSettings.of(min_evidence=0.45, translated_allowance=0.02))
     plain = gate_candidates(hits, matches, question_terms, settings)
     assert [c.gate for c in plain] == ["evidence", "evidence"]
     translated = gate_candidates(hits, matches, question_terms, settings, translated=True)
@@ -213,7 +214,7 @@ def test_both_legs_ranking_a_translated_question_s_document_first_adds_the_agree
     hits = [Hit(1, 1, 0, None, ENGLISH, 0.33, 0), Hit(2, 1, 0, None, OTHER, 0.2, 1)]
     question_terms = terms(QUESTION)
     matches = [match(question_terms, h.text) for h in hits]
-    settings = RetrievalSettings(gate=GateSettings(min_evidence=0.45, translated_allowance=0.02, agreement_bonus=0.11))
+    settings = RetrievalSettings.original(gate=GateSettings.of(min_evidence=0.45, translated_allowance=0.02, agreement_bonus=0.11))
     alone = gate_candidates(hits, matches, question_terms, settings, translated=True)
     assert [c.gate for c in alone] == ["evidence", "evidence"]          # 0.33 < 0.43: off-topic
     agreed = gate_candidates(hits, matches, question_terms, settings, translated=True, agreed=1)

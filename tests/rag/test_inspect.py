@@ -12,7 +12,7 @@ from .fakes import DIM, AxisEmbedder, unit
 QUESTION = "Wie wird OpenTelemetry konfiguriert?"
 ON_TOPIC = "OpenTelemetry wird über otel.yaml konfiguriert."
 OFF_TOPIC = "Die Kantine öffnet um elf Uhr."
-SETTINGS = RetrievalSettings(candidates=8, context_chunks=3, max_chunks_per_document=2, mode="vector")
+SETTINGS = RetrievalSettings.original(candidates=8, context_chunks=3, max_chunks_per_document=2, mode="vector")
 
 
 @pytest.fixture
@@ -62,12 +62,12 @@ def test_inspect_wider_window_lets_the_far_chunk_in(store):
 def test_inspect_shows_the_evidence_and_its_verdict(store):
     from irisrag.rag.gate import GateSettings
 
-    evidence = replace(SETTINGS, gate=GateSettings(rule="evidence", top_documents=2))
+    evidence = replace(SETTINGS, gate=GateSettings.of(rule="evidence", top_documents=2))
     trace = inspect_document(QUESTION, [1], 1, 1, embedder=AxisEmbedder(), store=store, settings=evidence)
     chunks = {c.chunk_index: c for c in trace.chunks}
     assert chunks[0].gate is None and chunks[0].evidence is not None and chunks[0].evidence > 0.9
     assert chunks[3].gate == "document_cap"   # no shared term (lexical: "lexical"), but a first document's chunk
-    strict = replace(SETTINGS, gate=GateSettings(rule="evidence", top_documents=2, min_evidence=2.0))
+    strict = replace(SETTINGS, gate=GateSettings.of(rule="evidence", top_documents=2, min_evidence=2.0))
     trace = inspect_document(QUESTION, [1], 1, 1, embedder=AxisEmbedder(), store=store, settings=strict)
     assert {c.gate for c in trace.chunks if c.fused_rank} == {"evidence"}   # off-topic: nothing reaches the context
     assert all(c.evidence is not None for c in trace.chunks if c.fused_rank)

@@ -147,11 +147,11 @@ def test_expansion_reaches_the_fulltext_leg_and_the_lexical_gate():
     store.add(2, 1, 0, "Navigation Startseite Impressum Kontakt.", unit(0.9))
     question = "Wie richte ich den Sammler ein?"
     plain = build_context(question, [1], embedder=HashEmbedder(), store=store,
-                          settings=RetrievalSettings(mode="hybrid"))
+                          settings=RetrievalSettings.original(mode="hybrid"))
     assert [c.hit.document_id for c in plain.chunks] == []  # German words: no lexical match
     expander = LLMQueryExpander(FakeLLM("configure OpenTelemetry collector"), "English")
     context = build_context(question, [1], embedder=HashEmbedder(), store=store,
-                            settings=RetrievalSettings(mode="hybrid"), expander=expander)
+                            settings=RetrievalSettings.original(mode="hybrid"), expander=expander)
     assert store.fulltext_queries[-1] == f"{question} configure OpenTelemetry collector"
     assert [c.hit.document_id for c in context.chunks] == [1]
     assert context.candidates[0].hit.document_id == 1
@@ -166,12 +166,12 @@ def test_reranker_runs_after_the_fusion_in_every_mode_and_is_timed():
     for mode in ("vector", "fulltext", "hybrid"):
         ranked, timings = rank_candidates("OpenTelemetry Observability Banner Navigation Paketverwaltung", [1],
                                           embedder=HashEmbedder(), store=store,
-                                          settings=RetrievalSettings(mode=mode), reranker=judge)
+                                          settings=RetrievalSettings.original(mode=mode), reranker=judge)
         before, _ = rank_candidates("OpenTelemetry Observability Banner Navigation Paketverwaltung", [1],
-                                    embedder=HashEmbedder(), store=store, settings=RetrievalSettings(mode=mode))
+                                    embedder=HashEmbedder(), store=store, settings=RetrievalSettings.original(mode=mode))
         assert ranked[0].document_id == before[2].document_id and timings["rerank"] > 0, mode
     none, _ = rank_candidates("OpenTelemetry", [], embedder=HashEmbedder(), store=store,
-                              settings=RetrievalSettings(), reranker=judge)
+                              settings=RetrievalSettings.original(), reranker=judge)
     assert none == []
 
 
@@ -179,7 +179,7 @@ def test_reranked_scores_stay_cosines():
     store = FakeStore()
     for n, text in enumerate(TEXTS):
         store.add(n, 1, 0, text, unit(0.9 - n * 0.1))
-    ask = dict(embedder=HashEmbedder(), store=store, settings=RetrievalSettings(min_match_terms=1))
+    ask = dict(embedder=HashEmbedder(), store=store, settings=RetrievalSettings.original(min_match_terms=1))
     plain = build_context("OpenTelemetry Observability konfiguriert", [1], **ask)
     context = build_context("OpenTelemetry Observability konfiguriert", [1], **ask,
                             reranker=EmbedderReranker(HashEmbedder(), top_n=4, weight=1.0))

@@ -23,7 +23,7 @@ def add_noise(store: FakeStore, count: int, *, similarity: float = 0.9, document
 
 def ask(store, embedder, settings=None, areas=(1,), question=QUESTION, **kwargs):
     return build_context(question, areas, embedder=embedder, store=store,
-                         settings=settings or RetrievalSettings(), **kwargs)
+                         settings=settings or RetrievalSettings.original(), **kwargs)
 
 
 def test_retrieve_settings_from_config():
@@ -32,15 +32,20 @@ def test_retrieve_settings_from_config():
         "MIN_MATCH_TERMS": 3, "MIN_MATCH_SCORE": 7, "MIN_SOURCE_SCORE": 2,
         "FOUND_SOURCES_CHUNKS": 1, "SOURCE_SCORE_RATIO": 0.25,
     })
-    assert settings == RetrievalSettings(36, 5, 2, 3, 7.0, 2.0, 1, 0.25)
-    assert RetrievalSettings.from_config({}) == RetrievalSettings()
+    assert settings == replace(RetrievalSettings.from_config({}), candidates=36, context_chunks=5, max_chunks_per_document=2,
+                               min_match_terms=3, min_match_score=7.0, min_source_score=2.0, found_sources_chunks=1,
+                               source_score_ratio=0.25)
+    assert RetrievalSettings.from_config({}) == RetrievalSettings.from_config(DEFAULTS)   # one default: the app's
+    original = RetrievalSettings.original()
+    assert (original.mode, original.gate.rule, original.bridge.enabled, original.nearest_documents,
+            original.context_spread) == ("vector", "lexical", False, 0, False)
 
 
 @pytest.mark.parametrize(("candidates", "seen"), [(5, False), (6, True)])
 def test_retrieve_candidate_window(store, embedder, candidates, seen):
     add_noise(store, 5)
     store.add(1, 1, 189, RELEVANT, unit(0.5))  # ranked 6th (rank 5)
-    context = ask(store, embedder, RetrievalSettings(candidates=candidates))
+    context = ask(store, embedder, RetrievalSettings.original(candidates=candidates))
     assert len(context.candidates) == min(candidates, 6)
     assert [c.hit.chunk_index for c in context.chunks] == ([189] if seen else [])
     assert all(c.gate == "lexical" for c in context.candidates if c.hit.document_id == 100)
@@ -104,7 +109,7 @@ def test_retrieve_honours_area_prefilter(store, embedder):
         store.add(50 + i, 2, 0, RELEVANT, unit(0.99))  # better, but in a forbidden area
     store.add(1, 1, 0, RELEVANT, unit(0.4))
     store.add(2, 3, 0, RELEVANT, unit(0.3))
-    context = ask(store, embedder, RetrievalSettings(candidates=5), areas=[1, 3])
+    context = ask(store, embedder, RetrievalSettings.original(candidates=5), areas=[1, 3])
     assert {c.hit.area_id for c in context.candidates} == {1, 3}
     assert [c.hit.document_id for c in context.chunks] == [1, 2]
     assert store.calls[0][1:] == ((1, 3), 5)
@@ -143,13 +148,13 @@ def test_retrieve_with_hashed_embedder_end_to_end():
 def test_context_spread_takes_each_passing_document_s_best_chunk_before_any_second_chunk():
     documents = [1, 1, 1, 2, 2, 3]        # the candidates' documents in rank order
     verdicts = [None, None, None, None, "lexical", None]
-    spread = RetrievalSettings(context_chunks=4, max_chunks_per_document=3, context_spread=True)
+    spread = RetrievalSettings.original(context_chunks=4, max_chunks_per_document=3, context_spread=True)
     assert capped(documents, verdicts, spread) == [None, None, "total_cap", None, "lexical", None]
     ranked = replace(spread, context_spread=False)   # the original: rank order, document 3 left out
     assert capped(documents, verdicts, ranked) == [None, None, None, None, "lexical", "total_cap"]
     tight = replace(spread, max_chunks_per_document=1, context_chunks=9)
     assert capped(documents, verdicts, tight) == [None, "document_cap", "document_cap", None, "lexical", None]
-    assert RetrievalSettings.from_config(DEFAULTS).context_spread and not RetrievalSettings().context_spread
+    assert RetrievalSettings.from_config(DEFAULTS).context_spread and not RetrievalSettings.original().context_spread
     assert not RetrievalSettings.from_config({"CONTEXT_SPREAD": "false"}).context_spread
 
 
@@ -157,7 +162,7 @@ def test_context_spread_keeps_the_context_in_rank_order(store, embedder):
     for chunk in range(4):
         store.add(1, 1, chunk, RELEVANT, unit(0.9 - chunk * 0.01))
     store.add(2, 1, 0, RELEVANT, unit(0.5))
-    settings = RetrievalSettings(context_chunks=3, context_spread=True)
+    settings = RetrievalSettings.original(context_chunks=3, context_spread=True)
     context = ask(store, embedder, settings)
     assert [(c.hit.document_id, c.hit.chunk_index, c.position) for c in context.chunks] == \
         [(1, 0, 1), (1, 1, 2), (2, 0, 3)]

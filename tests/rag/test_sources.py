@@ -24,20 +24,20 @@ def test_sources_multi_area_strong_document_hides_weak_side_hit(store, embedder)
         store.add(1, 1, i, strong, unit(0.7 - i * 0.01))
     # a general policy text in another area that shares one word twice plus another once
     store.add(2, 2, 0, "Richtlinie: Observability ist Aufgabe aller Teams. Wer konfiguriert was?", unit(0.75))
-    context = build_context(question, [1, 2], embedder=embedder, store=store, settings=RetrievalSettings())
+    context = build_context(question, [1, 2], embedder=embedder, store=store, settings=RetrievalSettings.original())
     assert 2 in {c.hit.document_id for c in context.chunks}  # the context is more lenient
     assert [s.document_id for s in context.sources] == [1]
     assert context.sources[0].area_id == 1
     # alone, the side hit clears MIN_SOURCE_SCORE: it is the best-score rule that hides it
     side = [c for c in context.candidates if c.hit.document_id == 2]
-    assert [s.document_id for s in found_sources(side, context.terms, RetrievalSettings())] == [2]
+    assert [s.document_id for s in found_sources(side, context.terms, RetrievalSettings.original())] == [2]
 
 
 def test_sources_aggregate_best_three_chunks_per_document():
     scores = [(4.0, 0.6), (6.0, 0.2), (1.0, 1.0), (5.0, 0.5), (0.5, 0.9)]
     cands = [candidate(1, i, s, sim, found=("alpha", "beta"), rank=i) for i, (s, sim) in enumerate(scores)]
     cands[3] = candidate(1, 3, 5.0, 0.5, found=("gamma",), rank=3, gate="document_cap")
-    (source,) = found_sources(cands, Q, RetrievalSettings())
+    (source,) = found_sources(cands, Q, RetrievalSettings.original())
     passages = sorted((passage_score(s, sim) for s, sim in scores), reverse=True)[:3]
     coverage = 3 / 4  # alpha, beta, gamma of four question terms
     assert source.score == pytest.approx(sum(passages) * (0.5 + 0.5 * coverage))
@@ -47,13 +47,13 @@ def test_sources_aggregate_best_three_chunks_per_document():
 
 def test_sources_ignore_lexically_dropped_candidates():
     cands = [candidate(1, 0, 9.0, 0.9, gate="lexical"), candidate(2, 0, 4.0, 0.5, rank=1)]
-    assert [s.document_id for s in found_sources(cands, Q, RetrievalSettings())] == [2]
+    assert [s.document_id for s in found_sources(cands, Q, RetrievalSettings.original())] == [2]
 
 
 def test_sources_min_source_score_drops_weak_documents():
     weak = candidate(1, 0, 1.0, 0.2)  # 1.0 * 0.6 * (0.5 + 0.5/4) = 0.375
-    assert found_sources([weak], Q, RetrievalSettings()) == ()
-    assert len(found_sources([weak], Q, RetrievalSettings(min_source_score=0.3))) == 1
+    assert found_sources([weak], Q, RetrievalSettings.original()) == ()
+    assert len(found_sources([weak], Q, RetrievalSettings.original(min_source_score=0.3))) == 1
 
 
 def test_sources_keep_only_best_score_documents_sorted():
@@ -62,8 +62,8 @@ def test_sources_keep_only_best_score_documents_sorted():
         candidate(2, 0, 3.0, 1.0, found=Q, rank=0),       # 3.0
         candidate(3, 0, 3.0, 0.0, found=Q, rank=1),       # 1.5 < 0.5 * 4.0
     ]
-    assert [s.document_id for s in found_sources(cands, Q, RetrievalSettings())] == [1, 2]
-    ratio_one = RetrievalSettings(source_score_ratio=1.0)
+    assert [s.document_id for s in found_sources(cands, Q, RetrievalSettings.original())] == [1, 2]
+    ratio_one = RetrievalSettings.original(source_score_ratio=1.0)
     assert [s.document_id for s in found_sources(cands, Q, ratio_one)] == [1]
 
 

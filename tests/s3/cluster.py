@@ -17,6 +17,7 @@ import requests
 
 from irisrag.locals3 import LocalS3
 from tests.conftest import free_port
+from tests.support.process_env import process_env
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,10 +41,10 @@ def settings(*, database_url: str, redis_url: str, queue: str, lancedb_uri: str,
              directory: Path, **extra: str) -> dict[str, str]:
     """The environment of one machine: identical settings, its own instance path."""
     base = {k: v for k, v in os.environ.items() if not k.startswith(("IRISRAG_", "AWS_"))}
-    return {**base, "IRISRAG_SECRET_KEY": "scale-out-test", "IRISRAG_DATABASE_URL": database_url,
+    return process_env({**base, "IRISRAG_SECRET_KEY": "scale-out-test", "IRISRAG_DATABASE_URL": database_url,
             "IRISRAG_REDIS_URL": redis_url, "IRISRAG_QUEUE_NAME": queue, "IRISRAG_LANCEDB_URI": lancedb_uri,
             "IRISRAG_UPLOAD_ROOT": str(shared), "IRISRAG_INSTANCE_PATH": str(directory), "IRISRAG_EMBEDDER": "fake",
-            "IRISRAG_LLM": "none", **extra}
+            "IRISRAG_LLM": "none", **extra})
 
 
 def _start(name: str, directory: Path, command: list[str], env: dict[str, str]) -> subprocess.Popen:
