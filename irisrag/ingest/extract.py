@@ -23,6 +23,7 @@ from irisrag.ingest.extract_pdf import PdfFile, iter_pdf_pages, open_pdf
 from irisrag.ingest.extract_xml import xml_pages
 from irisrag.ingest.ocr import OcrSettings, image_pages, pdf_missing_ocr_error, pdf_page_reader, tesseract
 from irisrag.ingest.pages import Extracted, Page
+from irisrag.ingest.text_encoding import check_not_binary
 
 __all__ = [
     "SUPPORTED", "Extracted", "Page", "extract", "extract_html_bytes", "extract_html_text",
@@ -65,9 +66,6 @@ PACKAGE_READERS: dict[str, Callable[[Path], Iterator[Page]]] = {
 # Text files are read whole; past this they are not documents but data dumps.
 MAX_TEXT_BYTES = 64 * 1024 * 1024
 # Share of control characters (besides tab/newline/CR/FF) above which a file counts as binary.
-_BINARY_CONTROL_SHARE = 0.05
-_SNIFF_BYTES = 8192
-_ALLOWED_CONTROLS = frozenset(b"\t\n\r\f\x1b")
 _UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
 
 EMPTY_MESSAGE = N_("The file contains no extractable text (a scanned PDF or an empty file?)")
@@ -110,17 +108,6 @@ def _utf16_text(data: bytes) -> str | None:
         if data.startswith(bom):
             return data[len(bom):].decode(encoding, errors="replace")
     return None
-
-
-def check_not_binary(data: bytes, name: str = "") -> None:
-    """Refuse bytes that look like a binary file (NUL bytes or many control characters)."""
-    sample = data[:_SNIFF_BYTES]
-    controls = sum(1 for byte in sample if byte < 32 and byte not in _ALLOWED_CONTROLS)
-    if b"\x00" in data or (sample and controls / len(sample) > _BINARY_CONTROL_SHARE):
-        raise ExtractionError(
-            N_("The file looks like a binary file, not text; check its type"),
-            f"{name}: NUL bytes or {controls} control characters in the first {len(sample)} bytes",
-        )
 
 
 def decode_text(data: bytes, name: str = "") -> str:

@@ -77,7 +77,7 @@ def _mismatch(name: str, kind: str, head: bytes) -> None:
 def _check_text(name: str, head: bytes) -> None:
     """Refuse text kinds whose first bytes hold NUL bytes or many control characters (UTF-16 aside)."""
     from irisrag.errors import ExtractionError
-    from irisrag.ingest.extract import check_not_binary
+    from irisrag.ingest.text_encoding import check_not_binary
 
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         return  # UTF-16 with a byte order mark: NUL bytes are expected

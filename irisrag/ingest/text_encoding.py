@@ -15,12 +15,24 @@ from irisrag.i18n import N_
 _BLOCK = 1 << 20
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 _CANDIDATES = ("utf-8", "cp1252")
+_BINARY_CONTROL_SHARE = 0.05
+_SNIFF_BYTES = 8192
+_ALLOWED_CONTROLS = frozenset(b"\t\n\r\f\x1b")
+
+
+def check_not_binary(data: bytes, name: str = "") -> None:
+    """Refuse bytes that look like a binary file (NUL bytes or many control characters)."""
+    sample = data[:_SNIFF_BYTES]
+    controls = sum(1 for byte in sample if byte < 32 and byte not in _ALLOWED_CONTROLS)
+    if b"\x00" in data or (sample and controls / len(sample) > _BINARY_CONTROL_SHARE):
+        raise ExtractionError(
+            N_("The file looks like a binary file, not text; check its type"),
+            f"{name}: NUL bytes or {controls} control characters in the first {len(sample)} bytes",
+        )
 
 
 def detect_encoding(path: Path) -> str:
     """Return the encoding to open ``path`` with; refuse a binary file as ``decode_text`` does."""
-    from irisrag.ingest.extract import check_not_binary
-
     try:
         with path.open("rb") as handle:
             head = handle.read(8192)
