@@ -7,6 +7,7 @@ from irisrag.config import DEFAULTS
 from irisrag.embeddings import FakeEmbedder, UseEmbedder
 from irisrag.ingest.pipeline import ImportJob, PipelineSettings, run_import
 from irisrag.ingest.records import parse_records
+from irisrag.rag.bridge import WordVectors
 from irisrag.rag.retrieve import RetrievalSettings, build_context
 from irisrag.vectorstore import VectorStore
 
@@ -41,7 +42,9 @@ def test_a_fact_in_one_row_is_found_first(tmp_path, request, embedder_kind):
     rows = store.chunks_of(1)
     assert all(parse_records(hit.text).table == "preisliste" for hit in rows)
     settings = RetrievalSettings.from_config(DEFAULTS)
-    context = build_context("Was kostet Artikel 4711?", [1], embedder=embedder, store=store, settings=settings)
+    words = WordVectors(request.getfixturevalue("use").embed_documents)  # the app's bridge reads USE's, whatever embeds
+    context = build_context("Was kostet Artikel 4711?", [1], embedder=embedder, store=store, settings=settings,
+                            words=words)
     assert context.chunks, "the question found nothing"
     first = parse_records(context.chunks[0].hit.text)
     record = next(fields for fields in first.records if fields[0] == ("Artikel", "4711"))
