@@ -12,8 +12,12 @@ from rq import Worker
 
 from irisrag import components, create_app, vectorstore
 from irisrag.jobs.maintenance import schedule_maintenance
+from irisrag.jobs.sweep import schedule_sweep, sweep_now
 
 log = logging.getLogger("irisrag.worker")
+# RQ's own upkeep (registry cleanup, taking over the scheduler of a worker that was killed) every
+# 30 s instead of RQ's 10 minutes: a replacement worker schedules within about a minute.
+RQ_MAINTENANCE_SECONDS = 30
 
 
 def wait_for_redis(redis, seconds: float | None = 30.0) -> None:
@@ -104,7 +108,17 @@ def main(argv: list[str]) -> None:
         maintenance = schedule_maintenance()
         log.info("worker_start queue=%s redis=%s maintenance=%s", comps.queue.name, app.config["REDIS_URL"],
                  maintenance or "off")
-        work_until_stopped(lambda: Worker([comps.queue], connection=comps.redis, name=next(names)), comps.redis)
+        work_until_stopped(lambda: _worker(comps, next(names)), comps.redis)
+
+
+def _worker(comps, name: str | None) -> Worker:
+    """Return a worker that sweeps first: a killed predecessor's imports are failed before the next import runs.
+
+    Called at start and again after Redis came back (emptied, perhaps): the sweep's chain starts anew.
+    """
+    sweep_now()
+    schedule_sweep()
+    return Worker([comps.queue], connection=comps.redis, name=name, maintenance_interval=RQ_MAINTENANCE_SECONDS)
 
 
 def _names(base: str | None):

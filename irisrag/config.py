@@ -11,6 +11,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from irisrag.timezones import parse_timezone
+
 
 @dataclass(frozen=True)
 class Setting:
@@ -169,6 +171,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("TRUSTED_PROXIES", 0, "Reverse proxies in front of the app that set X-Forwarded-For/-Proto/-Host (count of hops, werkzeug ProxyFix); `0` trusts no such header. Behind one nginx: `1`. Never higher than the real number of proxies: clients could then choose their own address for the login rate limit.", _count),
     Setting("SESSION_COOKIE_SECURE", False, "Send session cookies over HTTPS only (turn on behind TLS).", _bool),
     Setting("LANGUAGE", "", "Force the UI language (`de` or `en`); empty follows the browser.", str),
+    Setting("TIMEZONE", "Europe/Berlin", "Time zone the pages show dates and times in (an IANA name such as `Europe/Berlin` or `UTC`); stored times stay UTC. An unknown zone stops the start.", parse_timezone),
     # --- embeddings (SPEC 4) ---
     Setting("EMBEDDER", "use", "Embedder: `use` (built-in multilingual USE, offline, fast), `e5` (built-in multilingual-e5-small, offline, better but ~15x slower to import), `ollama`, `openai`, `fake` (tests)."),
     Setting("EMBEDDING_BATCH_SIZE", 32, "Chunks embedded per call.", int),

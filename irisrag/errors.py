@@ -119,6 +119,14 @@ class FetchError(ImportError_):
         self.retryable = retryable  # a network hiccup or a server error: trying later may work
 
 
+class InvalidUrl(FetchError):
+    """A URL that cannot be fetched as written (no host, a bad port or IPv6 literal): bad input, 400 at every edge."""
+
+    code = "invalid"
+    status = 400
+    field = "url"
+
+
 class BlockedAddress(FetchError):
     """The URL points to an address the SSRF guard refuses."""
 

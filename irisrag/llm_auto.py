@@ -134,6 +134,16 @@ def active(llm: object | None) -> object | None:
     return llm.resolve() if isinstance(llm, AutoLLM) else llm
 
 
+def chat_model(llm: object | None) -> object | None:
+    """Return the model to ask now, or None when there is none: the one answer to "is there a model?".
+
+    ``auto`` is resolved to what it found (cached probe); none configured (``NoLLM``, ``IRISRAG_LLM=none``)
+    or none found (``NoModelFound``) is None, and answers are extractive by design.
+    """
+    model = active(llm)
+    return None if model is None or isinstance(model, NoLLM) else model
+
+
 @dataclass(frozen=True)
 class ModelStatus:
     """The language model setting and what it means now (admin system page)."""

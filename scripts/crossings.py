@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/crossings.py [--redis redis://127.0.0.1:6379/15]
 
-Run from a checkout's root: it builds a throwaway app (SQLite, LanceDB in a temporary
+Run from anywhere: it imports the ``irisrag`` of the checkout it lies in, whatever that folder is called, and builds a throwaway app (SQLite, LanceDB in a temporary
 folder, the fake embedder and a fake LLM), imports one document, logs a user in and asks
 the same question through ``POST /ask`` (plain) and ``POST /ask/stream`` (streamed). A
 crossing is a call whose caller is in one of the two packages and whose callee is in the
@@ -15,21 +15,26 @@ import os
 import sys
 import tempfile
 from collections import Counter
+from functools import cache
 from pathlib import Path
 
-sys.path.insert(0, os.getcwd())
+ROOT = Path(__file__).resolve().parents[1]  # the checkout this script belongs to, whatever its name
+sys.path.insert(0, str(ROOT))
+PACKAGE = ROOT / "irisrag"
 
 QUESTION = "Wie wird OpenTelemetry konfiguriert?"
 TEXT = "OpenTelemetry wird in der Datei otel.yaml konfiguriert. Der Collector liest sie beim Start."
 PACKAGES = ("services", "rag")
 
 
+@cache
 def _package(filename: str) -> str | None:
-    parts = Path(filename).parts
-    if "irisrag" in parts and len(parts) > parts.index("irisrag") + 1:
-        name = parts[parts.index("irisrag") + 1]
-        return name if name in PACKAGES else None
-    return None
+    """Return ``services`` or ``rag`` for a file of those packages of this checkout, else None."""
+    try:
+        parts = Path(filename).resolve().relative_to(PACKAGE).parts
+    except ValueError:  # outside this checkout's irisrag (the standard library, another checkout)
+        return None
+    return parts[0] if len(parts) > 1 and parts[0] in PACKAGES else None
 
 
 def _where(frame) -> str:

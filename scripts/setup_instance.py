@@ -3,7 +3,8 @@
 The box (admin name and password on the first start, the URLs always) is printed last by
 ``scripts/welcome.py`` (a Procfile process) once the web server answers, so it is not lost
 among the install and start-up output. It waits for it in ``instance/welcome.txt`` (0600),
-which welcome.py deletes after printing.
+which welcome.py deletes after printing. Settings come from the environment, then the project's
+``.env`` (as for ``flask``), so an admin password set there is the first admin's.
 """
 from __future__ import annotations
 
@@ -13,7 +14,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from dotenv import load_dotenv
+
 ROOT = Path(__file__).resolve().parent.parent
+ENV_FILE = ROOT / ".env"  # where `flask` finds it too (run from the project root)
 ADMIN = "admin"
 WELCOME = "welcome.txt"
 
@@ -61,6 +65,8 @@ def instance_path() -> Path:
 
 
 def main() -> int:
+    # settings in .env (IRISRAG_ADMIN_PASSWORD too) count here as they do for `flask`; the environment wins
+    load_dotenv(ENV_FILE, override=False)
     instance = instance_path()
     instance.mkdir(parents=True, exist_ok=True)
     notes = _secret_key(instance)

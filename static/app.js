@@ -7,7 +7,11 @@
  *   copy       a button copies an answer's text.
  *   drawer     on a phone the Conversations link opens the sidebar as a drawer; the open
  *              thread stays marked in the reloaded list.
- *   theme      the dark-mode toggle, remembered in localStorage (applied early by theme.js).
+ *   theme      the dark-mode toggle, remembered in localStorage (applied early by theme.js); its
+ *              label names the mode shown now.
+ *   passage    the document viewer opens at the cited passage (scrolled to and focused).
+ *   tables     admin tables get each cell's column name (data-label) and the class "stacked": on a
+ *              phone (app.css) each row is a block of labelled lines instead of a sideways scroll.
  */
 (function () {
   "use strict";
@@ -161,7 +165,8 @@
   }
 
   function showTheme(button) {
-    button.setAttribute("aria-pressed", currentTheme() === "dark" ? "true" : "false");
+    var label = button.getAttribute(currentTheme() === "dark" ? "data-on" : "data-off");
+    if (label) { button.textContent = label; }
   }
 
   function toggleTheme(button) {
@@ -213,9 +218,58 @@
 
   document.addEventListener("htmx:afterSettle", markCurrent);  // at most 50 links: cheap after any swap
 
+  /* --- cited passage ----------------------------------------------------------------- */
+
+  function showCited() {
+    var cited = document.querySelector("#viewer .cited");
+    if (!cited || (window.location.hash && window.location.hash !== "#" + cited.id)) { return; }
+    cited.scrollIntoView({ block: "center" });
+    cited.focus({ preventScroll: true });
+  }
+
+  /* --- admin tables on a phone ----------------------------------------------------------- */
+
+  function headerNames(table) {
+    var names = [];
+    var heads = table.tHead ? table.tHead.rows[0].cells : [];
+    for (var i = 0; i < heads.length; i += 1) {
+      for (var span = 0; span < (heads[i].colSpan || 1); span += 1) { names.push(heads[i].textContent.trim()); }
+    }
+    return names;
+  }
+
+  function labelTables(root) {
+    var tables = (root.querySelectorAll ? root : document).querySelectorAll("#console table:not(.stacked)");
+    Array.prototype.forEach.call(tables, function (table) {
+      var names = headerNames(table);
+      if (!names.length) { return; }
+      Array.prototype.forEach.call(table.tBodies, function (body) {
+        Array.prototype.forEach.call(body.rows, function (row) {
+          var column = 0;
+          Array.prototype.forEach.call(row.cells, function (cell) {
+            if (cell.colSpan === 1 && names[column] && !cell.hasAttribute("data-label")) {
+              cell.setAttribute("data-label", names[column]);
+            }
+            column += cell.colSpan || 1;
+          });
+        });
+      });
+      table.classList.add("stacked");
+    });
+  }
+
+  document.addEventListener("htmx:afterSettle", function () { labelTables(document); });
+
   function start() {
+    showCited();
+    labelTables(document);
     var theme = document.getElementById("theme-toggle");
-    if (theme) { theme.hidden = false; showTheme(theme); }
+    if (theme) {
+      theme.hidden = false;
+      showTheme(theme);
+      var system = window.matchMedia("(prefers-color-scheme: dark)");
+      if (system.addEventListener) { system.addEventListener("change", function () { showTheme(theme); }); }
+    }
     revealCopy(document);
     var field = box();
     if (field) {

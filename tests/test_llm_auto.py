@@ -5,8 +5,8 @@ import threading
 
 import pytest
 
-from irisrag.llm import NoLLM, OllamaLLM, OpenAILLM, build_llm
-from irisrag.llm_auto import AutoLLM, NoModelFound, active
+from irisrag.llm import FakeLLM, NoLLM, OllamaLLM, OpenAILLM, build_llm
+from irisrag.llm_auto import AutoLLM, NoModelFound, active, chat_model
 from tests.support.http_stub import HttpStub, Reply, closed_port
 
 MODEL = "llama3"
@@ -62,6 +62,15 @@ def test_auto_without_the_model_or_server_answers_extractively_and_says_why(stub
     down = auto(f"http://127.0.0.1:{closed_port()}")
     assert isinstance(down.resolve(), NoModelFound) and isinstance(down.resolve(), NoLLM)
     assert "did not answer GET /api/tags" in down.discovery().reason
+
+
+def test_chat_model_is_the_model_to_ask_or_none(stub):
+    stub.add("GET", "/api/tags", tags("llama3:latest"))
+    fake = FakeLLM()
+    assert chat_model(None) is None and chat_model(NoLLM()) is None and chat_model(fake) is fake
+    assert chat_model(auto(f"http://127.0.0.1:{closed_port()}")) is None  # auto found none: extractive
+    found = chat_model(auto(stub.url))
+    assert isinstance(found, OllamaLLM) and found.model == MODEL
 
 
 def test_auto_falls_back_to_an_explicit_openai_server_only(stub):

@@ -13,7 +13,8 @@ import pytest
 from irisrag.errors import LLMBrokeOff, LLMContextTooLong, LLMCutOff, LLMModelNotFound, LLMTimeout
 from irisrag.extensions import db
 from irisrag.llm import OllamaLLM, OpenAILLM
-from irisrag.services import answer_outcome, asking, health
+from irisrag.rag import outcome as answer_outcome
+from irisrag.services import asking, health
 from tests.conftest import make_app
 from tests.services import QUESTION, add_document, seed_library
 from tests.support.http_stub import Reply

@@ -64,3 +64,27 @@ def test_setup_then_welcome_prints_the_password_and_urls_last_in_a_box(tmp_path)
     again = subprocess.run([sys.executable, "scripts/setup_instance.py"], cwd=ROOT, env=env, capture_output=True,
                            text=True, timeout=120)
     assert again.returncode == 0 and "Password" not in welcome_file.read_text()  # known only the first time
+
+
+def test_setup_takes_the_admin_password_from_the_env_file(tmp_path, monkeypatch):
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import setup_instance
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    env_file = tmp_path / ".env"
+    env_file.write_text("IRISRAG_ADMIN_PASSWORD=aus-der-env-datei-42\n")
+    monkeypatch.setattr(setup_instance, "ENV_FILE", env_file)
+    monkeypatch.delenv("IRISRAG_ADMIN_PASSWORD", raising=False)
+    monkeypatch.delenv("IRISRAG_SECRET_KEY", raising=False)
+    for key, value in {"IRISRAG_INSTANCE_PATH": str(tmp_path / "instance"), "IRISRAG_LLM": "none",
+                       "IRISRAG_DATABASE_URL": f"sqlite:///{tmp_path}/irisrag.db"}.items():
+        monkeypatch.setenv(key, value)
+    try:
+        assert setup_instance.main() == 0
+    finally:
+        os.environ.pop("IRISRAG_ADMIN_PASSWORD", None)  # set by the .env file, not by monkeypatch
+    assert "(the one in IRISRAG_ADMIN_PASSWORD)" in (tmp_path / "instance" / "welcome.txt").read_text()
+    with sqlite3.connect(tmp_path / "irisrag.db") as conn:
+        (stored,) = conn.execute("SELECT password_hash FROM user WHERE username = 'admin'").fetchone()
+    assert check_password_hash(stored, "aus-der-env-datei-42")

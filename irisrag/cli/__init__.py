@@ -9,7 +9,10 @@ from flask.cli import AppGroup
 
 from irisrag.errors import IrisRagError
 from irisrag.extensions import db
+from irisrag.ids import MAX_INT
 
+# A database id on the command line (as the web's <id:...> converter): 1..2**63 - 1, else a usage error.
+ID = click.IntRange(1, MAX_INT)
 rag = AppGroup("rag", help="IrisRAG operations: setup, imports, questions, diagnostics.")
 
 

@@ -5,20 +5,19 @@ import json
 import statistics
 import time
 from collections.abc import Sequence
-from dataclasses import asdict
 
 import click
 
-from irisrag import components
-from irisrag.cli import command
+from irisrag import components, llm_auto
+from irisrag.cli import ID, command
 from irisrag.errors import LLMUnavailable
 from irisrag.i18n import english_stored
-from irisrag.llm import NoLLM
 from irisrag.llm_auto import AutoLLM
 from irisrag.models import Area, User
-from irisrag.rag.answer import to_terminal
+from irisrag.rag.render import to_terminal
 from irisrag.services import admin as admin_service
 from irisrag.services import asking, conversations, llm_check
+from irisrag.services.answer_json import terminal_json
 from irisrag.vectorstore import table_name
 
 _AREA_HELP = "Area name (repeatable); default: all areas the user may query."
@@ -30,29 +29,6 @@ def _user_id(name: str) -> int:
 
 def _area_ids(names: Sequence[str]) -> list[int] | None:
     return [admin_service.get(Area, name).id for name in names] if names else None
-
-
-def result_json(result: asking.AskResult) -> dict:
-    """Return the ``--json`` document of an answer."""
-    return {
-        "answer": to_terminal(result.answer_text),
-        "search_query": result.search_query,
-        "llm": result.llm,
-        "extractive": result.extractive,
-        "error": " ".join(filter(None, [english_stored(result.error), result.error_detail])) or None,
-        "sources": [{"document_id": s.document_id, "name": s.name, "area": s.area_name, "score": s.score}
-                    for s in result.sources],
-        "nearest": [{"document_id": s.document_id, "name": s.name, "area": s.area_name, "score": s.score}
-                    for s in result.nearest],
-        "context": [{"document_id": c.document_id, "chunk_index": c.chunk_index, "score": c.score}
-                    for c in result.context],
-        "timings": {stage: round(seconds, 6) for stage, seconds in result.timings.items()},
-        "status": result.status,
-        "incomplete": result.status == asking.INCOMPLETE,
-        "citations": [asdict(c) for c in result.citations],
-        "invalid_citations": list(result.invalid_citations),
-        "unsupported": [{"sentence": u.sentence, "number": u.number} for u in result.unsupported],
-    }
 
 
 def _echo_result(result: asking.AskResult) -> None:
@@ -81,7 +57,7 @@ def _echo_result(result: asking.AskResult) -> None:
 @click.option("--user", "username", required=True, help="Ask as this user; only their areas are searched.")
 @click.option("--area", "areas", multiple=True, help=_AREA_HELP)
 @click.option("--no-llm", is_flag=True, help="Do not call the language model: extractive answer.")
-@click.option("--conversation", "conversation_id", type=int, default=None,
+@click.option("--conversation", "conversation_id", type=ID, default=None,
               help="Continue this conversation of USER's (its id, as in /c/<id>): a follow-up is searched "
                    "with what it refers to, and the question is recorded in it.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
@@ -94,7 +70,7 @@ def ask_command(question: str, username: str, areas: tuple[str, ...], no_llm: bo
                         previous=previous, conversation_id=conversation_id)
     if as_json:
         recorded = conversations.conversation_of(user_id, result.question_id) if result.question_id else None
-        click.echo(json.dumps({**result_json(result), "conversation_id": recorded}, indent=2, ensure_ascii=False))
+        click.echo(json.dumps({**terminal_json(result), "conversation_id": recorded}, indent=2, ensure_ascii=False))
     else:
         _echo_result(result)
 
@@ -203,15 +179,15 @@ def check_embeddings() -> None:
 @command("check-llm")
 def check_llm() -> None:
     """Reach the chat endpoint and report the model and the latency (with ``auto``: what it found and why)."""
-    llm = components.get().llm
-    if isinstance(llm, AutoLLM):
-        found = llm.discovery()
+    configured = components.get().llm
+    if isinstance(configured, AutoLLM):
+        found = configured.discovery()
         click.echo(f"auto:     {found.kind}{f' ({found.model})' if found.model else ''}: {found.reason}")
-        llm = llm.resolve()
-        if isinstance(llm, NoLLM):
-            click.echo("No language model found; answers are assembled from the documents (extractive).")
-            return
-    if isinstance(llm, NoLLM):
+    llm = llm_auto.chat_model(configured)
+    if llm is None and isinstance(configured, AutoLLM):
+        click.echo("No language model found; answers are assembled from the documents (extractive).")
+        return
+    if llm is None:
         raise click.ClickException("No language model is configured (IRISRAG_LLM=none); answers are extractive.")
     click.echo(f"model:    {llm.name}")
     click.echo(f"endpoint: {_endpoint(llm)}")

@@ -17,7 +17,6 @@ from irisrag import components, llm_auto
 from irisrag.cli import command
 from irisrag.evaluation import answers, beir, library, library_answers
 from irisrag.evaluation.runner import EvalOptions
-from irisrag.llm import NoLLM
 from irisrag.rag.answer import llm_name
 from irisrag.rag.retrieve import RetrievalSettings
 from irisrag.searchtext import SearchText
@@ -66,8 +65,7 @@ def eval_answers_command(dataset_dir: Path, limit: int | None, offset: int, no_l
     options = EvalOptions(settings=RetrievalSettings.from_config(config), chunk_size=int(config["CHUNK_SIZE"]),
                           chunk_overlap=int(config["CHUNK_OVERLAP"]), fts_language=config["FTS_LANGUAGE"],
                           batch_size=int(config["EMBEDDING_BATCH_SIZE"]), search_text=SearchText.from_config(config))
-    model = llm_auto.active(comps.llm)  # auto: what it finds now
-    llm = None if no_llm or isinstance(model, NoLLM) else model
+    llm = None if no_llm else llm_auto.chat_model(comps.llm)  # auto: what it finds now
     report = answers.evaluate(dataset, answers.load_answers(dataset_dir), comps.embedder, options, folder, llm,
                               llm_name(llm) if llm is not None else "extractive",
                               progress=lambda line: click.echo(line, err=True))

@@ -8,7 +8,6 @@ import click
 from irisrag import components, llm_auto
 from irisrag.evaluation import followups, runner
 from irisrag.evaluation.beir import Dataset
-from irisrag.llm import NoLLM
 from irisrag.rag.followup import KEY_TERMS, REWRITTEN
 
 
@@ -18,8 +17,7 @@ def run(dataset: Dataset, limit: int, options: runner.EvalOptions, folder: Path)
     pairs = followups.pairs(dataset, limit)
     if not pairs:
         raise click.ClickException(f"{dataset.name} has no two questions on one document that share a key word.")
-    llm = llm_auto.active(comps.llm)
-    llm = None if llm is None or isinstance(llm, NoLLM) else llm
+    llm = llm_auto.chat_model(comps.llm)
     rule = f"{REWRITTEN} by {getattr(llm, 'name', type(llm).__name__)}" if llm else f"{KEY_TERMS} (no language model)"
     progress = lambda line: click.echo(line, err=True)  # noqa: E731
     progress(f"{len(pairs)} pairs; with context: {rule}")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from irisrag.cli import command
+from irisrag.cli import ID, command
 from irisrag.services import documents
 from irisrag.services import imports as service
 from irisrag.services.coverage import chunk_coverage
@@ -131,7 +131,7 @@ def stage_command(file: str, as_json: bool) -> None:
 
 
 @command("rebuild")
-@click.argument("document_id", type=int, required=False)
+@click.argument("document_id", type=ID, required=False)
 @click.option("--all", "rebuild_all", is_flag=True, help="Rebuild every document not being imported now.")
 @run_options
 def rebuild(document_id: int | None, rebuild_all: bool, **run) -> None:
@@ -142,7 +142,7 @@ def rebuild(document_id: int | None, rebuild_all: bool, **run) -> None:
 
 
 @command("cancel")
-@click.argument("document_id", type=int)
+@click.argument("document_id", type=ID)
 def cancel(document_id: int) -> None:
     """Cancel a queued or running import (the job stops, the old chunks stay)."""
     doc = documents.cancel_import(document_id)
@@ -150,7 +150,7 @@ def cancel(document_id: int) -> None:
 
 
 @command("delete-document")
-@click.argument("document_id", type=int)
+@click.argument("document_id", type=ID)
 def delete_document(document_id: int) -> None:
     """Delete a document with its chunks and its staged file (a running import is cancelled first)."""
     name = documents.delete_document(document_id)

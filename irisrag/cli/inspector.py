@@ -6,13 +6,13 @@ from dataclasses import asdict
 
 import click
 
-from irisrag.cli import command
+from irisrag.cli import ID, command
 from irisrag.services import inspector
 
 
 @command("inspect")
 @click.argument("question")
-@click.option("--document", "document_id", type=int, required=True, help="Document id to trace.")
+@click.option("--document", "document_id", type=ID, required=True, help="Document id to trace.")
 @click.option("--user", default=None, help="Search the areas this user's question would search.")
 @click.option("--area", "areas", multiple=True, help="Area name (repeatable); without --user: the areas to search.")
 @click.option("--previous", default="", help="The previous question: trace QUESTION as its follow-up.")

@@ -27,8 +27,9 @@ import numpy as np
 from irisrag.embeddings import Embedder
 from irisrag.evaluation.beir import Dataset
 from irisrag.evaluation.runner import SCRATCH_AREA, EvalOptions, _key, build_store, embed_queries
-from irisrag.rag.answer import answer, to_terminal
+from irisrag.rag.answer import answer
 from irisrag.rag.citations import markers
+from irisrag.rag.render import to_terminal
 from irisrag.rag.retrieve import Context, build_context
 
 Progress = Callable[[str], None]

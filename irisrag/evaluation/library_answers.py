@@ -35,9 +35,9 @@ from irisrag.evaluation.answers import contains
 from irisrag.evaluation.clean import problems, shown_text
 from irisrag.evaluation.library import Library, Question
 from irisrag.evaluation.scratch_instance import Instance, open_instance
+from irisrag.rag.answer_types import NO_CONTEXT_FOUND, AskResult
 from irisrag.rag.followup import PreviousTurn
 from irisrag.services import asking, conversations
-from irisrag.services.answer_views import NO_CONTEXT_FOUND, AskResult
 
 Progress = Callable[[str], None]
 ANSWERABLE, OFFTOPIC, FIRST, FOLLOWUP = "answerable", "offtopic", "followup-first", "followup"

@@ -1,4 +1,10 @@
-"""Turn a stored file into text, per file type: PDF (PDFium), text, HTML (trafilatura)."""
+"""Turn a stored file into text, per file type: PDF (PDFium), text, HTML (trafilatura).
+
+Structured data becomes records (``irisrag.ingest.records``): CSV/TSV (``extract_csv``),
+JSON arrays of objects and JSON Lines (``extract_json``), XML of repeated elements
+(``extract_xml``), spreadsheet sheets (``extract_office``, ``extract_odf``). JSON and XML
+that hold no records stay plain text.
+"""
 from __future__ import annotations
 
 import codecs
@@ -8,16 +14,19 @@ from pathlib import Path, PurePath
 
 from irisrag.errors import ExtractionError, UnsupportedFileType
 from irisrag.i18n import N_, Label
+from irisrag.ingest.extract_csv import csv_pages
 from irisrag.ingest.extract_html import MAX_HTML_CHARS, extract_html_bytes, extract_html_text
+from irisrag.ingest.extract_json import json_pages
 from irisrag.ingest.extract_odf import epub_pages, odp_pages, ods_pages, odt_pages
 from irisrag.ingest.extract_office import docx_pages, pptx_pages, xlsx_pages
 from irisrag.ingest.extract_pdf import PdfFile, iter_pdf_pages, open_pdf
+from irisrag.ingest.extract_xml import xml_pages
 from irisrag.ingest.ocr import OcrSettings, image_pages, pdf_missing_ocr_error, pdf_page_reader, tesseract
 from irisrag.ingest.pages import Extracted, Page
 
 __all__ = [
     "SUPPORTED", "Extracted", "Page", "extract", "extract_html_bytes", "extract_html_text",
-    "iter_pages", "iter_pdf_pages", "kind_for", "decode_text", "page_source",
+    "iter_pages", "iter_pdf_pages", "kind_for", "decode_text", "page_source", "streams_records",
 ]
 
 log = logging.getLogger(__name__)
@@ -27,8 +36,10 @@ SUPPORTED: dict[str, str] = {
     ".txt": "text",
     ".md": "text",
     ".json": "text",
+    ".jsonl": "text",
     ".xml": "text",
     ".csv": "csv",
+    ".tsv": "csv",
     ".html": "html",
     ".htm": "html",
     ".docx": "docx",
@@ -142,12 +153,27 @@ def extract_html_file(path: Path) -> str:
     return _normalise_newlines(extract_html_bytes(data, url=None))
 
 
-def extract_csv_file(path: Path) -> Page:
-    """Return a CSV file as one table page: the header line, then one row a line."""
-    lines = [line for line in extract_text_file(path).split("\n") if line.strip()]
-    if len(lines) < 2:
-        return Page(None, "\n".join(lines))
-    return Page(None, "\n".join(lines[1:]), header=lines[0])
+def _checked_size(path: Path, limit: int = MAX_TEXT_BYTES) -> Path:
+    """Return ``path``, refusing a file larger than ``limit`` bytes as ``_read_bytes`` does."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise ExtractionError(N_("The file could not be read"), f"{path}: {exc}") from exc
+    if size > limit:
+        raise ExtractionError(N_("The file is too large to extract as text"), f"{path}: {size} bytes, limit {limit}")
+    return path
+
+
+def text_pages(path: Path) -> Iterator[Page]:
+    """Yield a text file's pages: records for JSON and XML that hold them, else the text as one page."""
+    suffix = path.suffix.lower()
+    text_page = lambda: Page(None, extract_text_file(path))  # noqa: E731 - the fallback, read only when needed
+    if suffix in (".json", ".jsonl"):
+        yield from json_pages(_checked_size(path), text_page)
+    elif suffix == ".xml":
+        yield from xml_pages(_checked_size(path), text_page)
+    else:
+        yield text_page()
 
 
 def _pdf_pages(path: Path, pdf: PdfFile | None, ocr: OcrSettings) -> Iterator[Page]:
@@ -168,9 +194,9 @@ def iter_pages(path: Path, kind: str | None = None, ocr: OcrSettings | None = No
     elif kind == "image":
         yield from image_pages(path, ocr or OcrSettings())
     elif kind == "text":
-        yield Page(None, extract_text_file(path))
+        yield from text_pages(path)
     elif kind == "csv":
-        yield extract_csv_file(path)
+        yield from csv_pages(_checked_size(path))
     elif kind in PACKAGE_READERS:
         yield from PACKAGE_READERS[kind](path)
     elif kind == "html":
@@ -196,12 +222,19 @@ def page_source(path: Path, kind: str | None = None,
     return None, lambda: iter_pages(path, kind, ocr)
 
 
+def streams_records(path: Path, kind: str | None = None) -> bool:
+    """Return True for files that may hold any number of records, streamed in batches (their chunk total is unknown)."""
+    kind = kind or kind_for(path.name)
+    suffix = PurePath(path.name).suffix.lower()
+    return kind in ("csv", "xlsx", "ods") or (kind == "text" and suffix in (".json", ".jsonl", ".xml"))
+
+
 def extract(path: Path, kind: str | None = None) -> Extracted:
     """Extract the text of a file; raise ExtractionError when there is none."""
     path = Path(path)
     kind = kind or kind_for(path.name)
     pages = tuple(iter_pages(path, kind))
-    if not any(page.text.strip() for page in pages):
+    if not any(page.text.strip() or page.records for page in pages):
         raise ExtractionError(EMPTY_MESSAGE, f"{path}: {len(pages)} page(s), no text")
     log.debug("extracted path=%s kind=%s pages=%d", path, kind, len(pages))
     return Extracted(kind, pages)

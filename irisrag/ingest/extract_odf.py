@@ -13,7 +13,7 @@ from pathlib import Path
 import lxml.etree
 
 from irisrag.errors import ExtractionError
-from irisrag.ingest.extract_office import sheet_page, table_row
+from irisrag.ingest.extract_office import sheet_pages, table_row
 from irisrag.ingest.office_zip import ENCRYPTED, check_package, damaged
 from irisrag.ingest.pages import Page
 
@@ -73,13 +73,13 @@ def odt_pages(path: Path) -> Iterator[Page]:
 
 
 def ods_pages(path: Path) -> Iterator[Page]:
-    """Yield each sheet of an ODS spreadsheet as a table page."""
+    """Yield each sheet of an ODS spreadsheet as records."""
     from odf.table import Table, TableRow
 
     document = _load(path)
     for number, sheet in enumerate(document.spreadsheet.getElementsByType(Table), start=1):
         rows = ([_text(cell) for cell in _cells(row)] for row in sheet.getElementsByType(TableRow))
-        yield sheet_page(number, sheet.getAttribute("name") or str(number), rows)
+        yield from sheet_pages(number, sheet.getAttribute("name") or str(number), rows)
 
 
 def odp_pages(path: Path) -> Iterator[Page]:

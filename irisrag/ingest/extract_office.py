@@ -1,11 +1,12 @@
 """Office Open XML: DOCX (python-docx), PPTX (python-pptx, a page per slide), XLSX (openpyxl, read-only).
 
 Headings of a Word document become Markdown headings, table rows one line each with
-" | " between cells. A spreadsheet's sheet is a table page: its first non-empty row is
-the header the chunker puts atop every chunk of that sheet.
+" | " between cells. A spreadsheet's sheet is a table of records: its first non-empty row names the fields,
+every further row is a record of the table named like the sheet (``irisrag.ingest.records``).
 """
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -15,7 +16,6 @@ from irisrag.ingest.office_zip import check_package, damaged
 from irisrag.ingest.pages import Page
 
 _HEADING_STYLE = re.compile(r"^(?:heading|überschrift|titre|título)\s*(\d)$", re.IGNORECASE)
-MAX_SHEET_ROWS = 1_000_000
 
 
 def table_row(cells: Iterable[object]) -> str:
@@ -87,7 +87,7 @@ def xlsx_pages(path: Path) -> Iterator[Page]:
     workbook = _open(lambda p: openpyxl.load_workbook(p, read_only=True, data_only=True), path)
     try:
         for number, sheet in enumerate(workbook.worksheets, start=1):
-            yield sheet_page(number, sheet.title, sheet.iter_rows(values_only=True))
+            yield from sheet_pages(number, sheet.title, sheet.iter_rows(values_only=True))
     except ExtractionError:
         raise
     except Exception as exc:
@@ -96,14 +96,19 @@ def xlsx_pages(path: Path) -> Iterator[Page]:
         workbook.close()
 
 
-def sheet_page(number: int, title: str, rows: Iterable[Iterable[object]]) -> Page:
-    """Return a sheet as a table page: '# title' and its first non-empty row as the header."""
-    lines = []
-    for count, row in enumerate(rows):
-        if count >= MAX_SHEET_ROWS:
+def sheet_pages(number: int, title: str, rows: Iterable[Iterable[object]]) -> Iterator[Page]:
+    """Yield a sheet's records in batches (the sheet's number as the page); a header alone is a text page."""
+    from irisrag.ingest.extract_csv import record_pages, rows_to_records
+
+    rows = iter(rows)
+    header: list = []
+    for row in rows:
+        header = list(row)
+        if any(cell not in (None, "") for cell in header):
             break
-        line = table_row(row)
-        if line:
-            lines.append(line)
-    header = f"# {title}\n{lines[0]}" if lines else f"# {title}"
-    return Page(number, "\n".join(lines[1:]), header=header)
+    yielded = False
+    for page in record_pages(rows_to_records(title, itertools.chain([header], rows)), number):
+        yielded = True
+        yield page
+    if not yielded and table_row(header):
+        yield Page(number, f"# {title}\n{table_row(header)}")

@@ -16,7 +16,7 @@ from urllib.parse import urljoin, urlsplit
 
 import requests
 
-from irisrag.errors import BlockedAddress, FetchError, FileTooLarge, HostNotFound
+from irisrag.errors import BlockedAddress, FetchError, FileTooLarge, HostNotFound, InvalidUrl
 from irisrag.i18n import N_, Label
 from irisrag.ingest.guarded_http import Deadline, guarded_adapter
 from irisrag.ingest.netguard import Allowlist, checked_addresses
@@ -106,7 +106,7 @@ def check_url(url: str, allowlist: Allowlist) -> tuple[str, int]:
         parts = urlsplit(url.strip())
         port = parts.port
     except ValueError as exc:
-        raise FetchError(N_("The URL is not valid"), f"{url!r}: {exc}") from exc
+        raise InvalidUrl(N_("The URL is not valid"), f"{url!r}: {exc}") from exc
     scheme = parts.scheme.lower()
     if scheme not in ("http", "https"):
         raise BlockedAddress(
@@ -114,7 +114,7 @@ def check_url(url: str, allowlist: Allowlist) -> tuple[str, int]:
         )
     host = parts.hostname
     if not host:
-        raise FetchError(N_("The URL has no host name"), repr(url))
+        raise InvalidUrl(N_("The URL has no host name"), repr(url))
     port = port or (443 if scheme == "https" else 80)
     checked_addresses(host, port, allowlist)
     return host, port

@@ -5,6 +5,11 @@ inside the worker, each page under its own time limit: a page past it is left ou
 warning, the rest of the document goes on. PDF pages are rendered by PDFium at 300 dpi.
 Where tesseract is missing, an image fails at once and a PDF without any text layer fails
 with a message naming the Debian packages; a PDF with text only loses its scanned pages.
+
+One document may give OCR at most MAX_OCR_PAGES pages (image frames, scanned PDF pages)
+and MAX_OCR_PIXELS pixels in all (``OcrBudget``): a 21 KB TIFF with 150 tiny frames held
+the only worker for 27 s. An image file is measured before its first frame is read; a
+PDF's scanned pages are counted as they come.
 """
 from __future__ import annotations
 
@@ -27,8 +32,14 @@ MISSING = N_("Reading scanned pages and images needs the Debian package tesserac
              "(with tesseract-ocr-deu and tesseract-ocr-eng); install it on the worker machines.")
 TOO_LARGE = N_("The image is too large to read.")
 UNREADABLE = N_("The image is damaged and cannot be read.")
+TOO_MANY_PAGES = N_("The document has more than %(num)d pages to read with OCR (scanned pages or image frames). "
+                    "Split it into smaller files.")
+TOO_MANY_PIXELS = N_("The scanned pages of the document have more than %(num)d million pixels in all, too many to "
+                     "read with OCR. Split it into smaller files or scan at a lower resolution.")
 RENDER_DPI = 300
-MAX_PIXELS = 60_000_000  # an A4 page at 600 dpi is 35 M pixels
+MAX_PIXELS = 60_000_000  # one page or frame; an A4 page at 600 dpi is 35 M pixels
+MAX_OCR_PAGES = 100  # per document: at 2-5 s an A4 scan (0.2 s a tiny frame), minutes of a worker, not hours
+MAX_OCR_PIXELS = 1_000_000_000  # per document: about 115 A4 pages at 300 dpi (8.7 M pixels each)
 _LANGUAGES = re.compile(r"^[A-Za-z_]+(?:\+[A-Za-z_]+)*$")
 
 
@@ -38,6 +49,26 @@ class OcrSettings:
 
     languages: str = "deu+eng"
     page_timeout: float = 120.0
+
+
+@dataclass
+class OcrBudget:
+    """What OCR may still read of one document: pages and pixels (MAX_OCR_PAGES, MAX_OCR_PIXELS)."""
+
+    pages: int = MAX_OCR_PAGES
+    pixels: int = MAX_OCR_PIXELS
+
+    def spend(self, width: int, height: int, where: str) -> None:
+        """Take one page of width x height pixels from the budget, or raise "too large" when it is spent."""
+        if width * height > MAX_PIXELS:
+            raise ExtractionError(TOO_LARGE, f"{where} is {width}x{height} pixels (at most {MAX_PIXELS})")
+        if self.pages < 1:
+            raise ExtractionError(TOO_MANY_PAGES, f"{where}: more than {MAX_OCR_PAGES} pages for OCR",
+                                  params={"num": MAX_OCR_PAGES})
+        if width * height > self.pixels:
+            raise ExtractionError(TOO_MANY_PIXELS, f"{where}: more than {MAX_OCR_PIXELS} pixels for OCR",
+                                  params={"num": MAX_OCR_PIXELS // 1_000_000})
+        self.pages, self.pixels = self.pages - 1, self.pixels - width * height
 
 
 def tesseract() -> str | None:
@@ -75,7 +106,9 @@ def recognise(image, settings: OcrSettings, where: str) -> str:
 
 
 def pdf_page_reader(settings: OcrSettings):
-    """Return the OCR callable for PDF pages without text (see ``extract_pdf.PageOcr``)."""
+    """Return the OCR callable for the pages without text of one PDF (see ``extract_pdf.PageOcr``)."""
+    budget = OcrBudget()
+
     def read(page, number: int) -> str:
         if not _has_image(page):
             return ""  # blank or drawn only: nothing a scanner put there
@@ -83,6 +116,7 @@ def pdf_page_reader(settings: OcrSettings):
             log.warning("ocr_unavailable page=%d", number)
             return ""
         scale = min(RENDER_DPI / 72, _fit(page.get_width(), page.get_height()))
+        budget.spend(round(page.get_width() * scale), round(page.get_height() * scale), f"page {number}")
         bitmap = page.render(scale=scale, grayscale=True)
         try:
             return recognise(bitmap.to_pil(), settings, f"page {number}")
@@ -109,12 +143,26 @@ def image_pages(path: Path, settings: OcrSettings) -> Iterator[Page]:
     require_tesseract()
     try:
         with Image.open(path) as image:
+            _measure_frames(image, path)
             for number, frame in enumerate(ImageSequence.Iterator(image), start=1):
-                if frame.width * frame.height > MAX_PIXELS:
-                    raise ExtractionError(TOO_LARGE, f"{path}: frame {number} is {frame.width}x{frame.height}")
                 yield Page(number, recognise(frame.convert("L"), settings, f"{path.name} frame {number}"))
-    except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as exc:
+    except Image.DecompressionBombError as exc:  # a size bomb is too large, not damaged
+        raise ExtractionError(TOO_LARGE, f"{path}: {exc}") from exc
+    except (UnidentifiedImageError, OSError) as exc:
         raise ExtractionError(UNREADABLE, f"{path}: {type(exc).__name__}: {exc}") from exc
+
+
+def _measure_frames(image, path: Path) -> None:
+    """Refuse an image whose frames exceed the OCR budget, from their headers, before OCR reads any."""
+    budget = OcrBudget()
+    frames = getattr(image, "n_frames", 1)
+    if frames > MAX_OCR_PAGES:
+        raise ExtractionError(TOO_MANY_PAGES, f"{path}: {frames} frames (at most {MAX_OCR_PAGES})",
+                              params={"num": MAX_OCR_PAGES})
+    for number in range(frames):
+        image.seek(number)
+        budget.spend(image.width, image.height, f"{path.name} frame {number + 1}")
+    image.seek(0)
 
 
 def pdf_missing_ocr_error(path: Path) -> ExtractionError:

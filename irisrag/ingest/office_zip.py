@@ -21,6 +21,7 @@ _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 
 BOMB = N_("The file expands to far more data than a document holds (a ZIP bomb?); it was not read.")
 DAMAGED = N_("The file is damaged and cannot be read.")
+TOO_LARGE = N_("The file is too large to read: one of its parts holds far more data than a document does.")
 ENCRYPTED = N_("The file is encrypted and needs a password; save it without a password and import it again.")
 
 
@@ -57,6 +58,15 @@ def _check_sizes(path: Path, members: list[zipfile.ZipInfo]) -> None:
         raise ExtractionError(BOMB, f"{path}: members inflate to {total} bytes, limit {MAX_TOTAL_BYTES}")
 
 
+# What the XML parsers (lxml, with huge_tree off) say when a part is past their size limits.
+_SIZE_LIMIT_WORDS = ("resource limit exceeded", "huge text node", "huge input lookup", "try xml_parse_huge",
+                     "excessive depth")
+
+
 def damaged(path: Path, exc: Exception) -> ExtractionError:
-    """Return the error for a package a library could not read."""
-    return ExtractionError(DAMAGED, f"{path}: {type(exc).__name__}: {exc}")
+    """Return the error for a package a library could not read: too large when a size limit stopped it."""
+    detail = f"{path}: {type(exc).__name__}: {exc}"
+    text = str(exc).lower()
+    if isinstance(exc, (MemoryError, RecursionError)) or any(word in text for word in _SIZE_LIMIT_WORDS):
+        return ExtractionError(TOO_LARGE, detail)
+    return ExtractionError(DAMAGED, detail)

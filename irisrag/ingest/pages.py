@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from irisrag.ingest.records import Record
+
 
 @dataclass(frozen=True)
 class Page:
@@ -10,11 +12,14 @@ class Page:
 
     A table (CSV, a spreadsheet's sheet) has a ``header`` line and one row a line in
     ``text``: the chunker packs whole rows and starts every chunk with the header.
+    Structured data (CSV, sheets, JSON, XML) comes as ``records`` instead, a batch at a time,
+    ``text`` then holding the same records as readable text: the chunker keeps each whole.
     """
 
     number: int | None
     text: str
     header: str | None = None
+    records: tuple[Record, ...] = ()
 
 
 @dataclass(frozen=True)

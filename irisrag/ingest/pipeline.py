@@ -23,7 +23,7 @@ import numpy as np
 
 from irisrag.errors import ExtractionError
 from irisrag.ingest.chunk import Chunk, chunk_pages
-from irisrag.ingest.extract import EMPTY_MESSAGE, page_source
+from irisrag.ingest.extract import EMPTY_MESSAGE, page_source, streams_records
 from irisrag.ingest.ocr import OcrSettings
 from irisrag.ingest.prefetch import PagePrefetch
 from irisrag.ingest.store_errors import unwritable_store_named
@@ -83,7 +83,8 @@ def run_import(job: ImportJob, *, embedder, store, settings: PipelineSettings, p
     batches, so extraction overlaps with embedding and memory holds a few pages, the chunk
     texts and their vectors, never the whole extracted document. ``progress`` reports
     ``embedding`` with chunks done and the total: exact for one-page kinds, for a PDF an
-    estimate from the pages read so far until the last page is in.
+    estimate from the pages read so far until the last page is in; records (CSV, sheets,
+    JSON, XML) stream in batches too, their total growing until the last batch is in.
     """
     timings: dict[str, float] = {}
     started = time.perf_counter()
@@ -93,7 +94,7 @@ def run_import(job: ImportJob, *, embedder, store, settings: PipelineSettings, p
     progress("extracting", 0, 0)
     page_total, source = page_source(job.path, job.kind, settings.ocr)
     pages = PagePrefetch(source)
-    writer = ChunkWriter(store, job, settings.write_rows)
+    writer = ChunkWriter(store, job, _write_rows(job, settings))
     try:
         _chunk_and_embed(pages, page_total, embedder, settings, progress, timings, writer)
         if not writer.rows:
@@ -108,6 +109,19 @@ def run_import(job: ImportJob, *, embedder, store, settings: PipelineSettings, p
     timings["total"] = time.perf_counter() - started
     log.info("imported document_id=%s chunks=%d seconds=%.2f", job.document_id, writer.rows, timings["total"])
     return ImportResult("done", sha256, size, writer.rows, timings)
+
+
+# Records are short chunks, and a table may have 100,000 of them: LanceDB's memory grows with
+# every staged write (version), so they are written in batches this many times larger
+# (bench/records_bench.py; docs/notes/h-records.md).
+RECORD_WRITE_FACTOR = 8
+
+
+def _write_rows(job: ImportJob, settings: PipelineSettings) -> int:
+    """Return the rows a LanceDB write takes for this import: ``write_rows``, larger for records."""
+    if streams_records(job.path, job.kind):
+        return settings.write_rows * RECORD_WRITE_FACTOR
+    return settings.write_rows
 
 
 class ChunkWriter:
@@ -174,7 +188,8 @@ def _chunk_and_embed(pages: PagePrefetch, page_total: int | None, embedder, sett
 
     chunks = chunk_pages(_announced(pages, progress), settings.chunk_size, settings.chunk_overlap)
     known_total = None
-    if page_total is None:  # one page: its text is in memory anyway, so the total is exact
+    streamed = page_total is None and streams_records(writer.job.path, writer.job.kind)
+    if page_total is None and not streamed:  # one page: its text is in memory anyway, so the total is exact
         chunks = list(chunks)
         known_total = len(chunks)
     batch: list[Chunk] = []
@@ -184,6 +199,8 @@ def _chunk_and_embed(pages: PagePrefetch, page_total: int | None, embedder, sett
     def total() -> int:
         if known_total is not None:
             return known_total
+        if streamed:  # records in batches: the total is known once the last one is in
+            return writer.rows + len(batch) + (0 if pages.finished else 1)
         return _estimate(writer.rows, writer.rows + len(batch), pages, page_total)
 
     def flush() -> None:

@@ -1,4 +1,4 @@
-"""Answers: the prompt with a numbered context, the LLM call, an extractive fallback, output normalisation.
+"""Answers: the prompt with a numbered context, the LLM call, an extractive fallback (rendering: ``rag.render``).
 
 ``answer_events`` is the one answering step (streamed answers forward its events, ``answer``
 drains it) and never raises: no context gives the SPEC 7 message without calling the model;
@@ -10,22 +10,18 @@ and listed in ``Answer.checked.invalid``; unsupported sentences are listed there
 from __future__ import annotations
 
 import logging
-import re
 import time
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from html import unescape
 from typing import TYPE_CHECKING, Any, Protocol
 
-import nh3
-from markdown_it import MarkdownIt
-from markdown_it.token import Token as Token_
-
 from irisrag.errors import LLMNotConfigured, LLMUnavailable
+from irisrag.llm_auto import chat_model
 from irisrag.rag import extractive
 from irisrag.rag.citations import CheckedAnswer, check
 from irisrag.rag.extractive import Embedder
 from irisrag.rag.followup import PreviousTurn, plain_answer
+from irisrag.rag.render import passage_text
 
 if TYPE_CHECKING:
     from irisrag.rag.retrieve import Context
@@ -71,14 +67,6 @@ class Answer:
     checked: CheckedAnswer | None = None
     failure: Exception | None = None
     interrupted: bool = False
-
-
-_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
-
-
-def passage_text(text: str) -> str:
-    """Return a passage as clean text for the model: Markdown escapes (``SLAPD\\_CONF``) removed."""
-    return _ESCAPE.sub(r"\1", text).strip()
 
 
 def format_context(context: Context) -> str:
@@ -142,7 +130,7 @@ def answer_events(question: str, context: Context, llm: ChatModel | None, *,
                   previous: Sequence[PreviousTurn] = ()) -> Iterator[Token | Answer]:
     """Yield the model's reply as ``Token`` events, then the final ``Answer``; never raise.
 
-    The one place that decides the outcome: no context gives the no-context message without
+    What the model did, for ``rag.outcome.decide`` to name: no context gives the no-context message without
     calling the model; no model (None), a failure before any text or an empty reply give the
     extractive fallback (``Answer.failure`` keeps the model's error); a failure after some
     text gives that text with ``interrupted``; otherwise the reply with checked citations.
@@ -150,6 +138,7 @@ def answer_events(question: str, context: Context, llm: ChatModel | None, *,
     Closing the generator closes the model's stream, so the model stops writing. ``embedder``
     (the one retrieval used) helps the extractive answer choose its sentences.
     """
+    llm = chat_model(llm)
     name = llm_name(llm)
     if not context.chunks:
         yield with_checked_citations(Answer(NO_CONTEXT_MESSAGE, name, False, None, {"llm": 0.0}), context, hashes)
@@ -157,28 +146,46 @@ def answer_events(question: str, context: Context, llm: ChatModel | None, *,
     if llm is None:
         yield _fallback(context, name, "no language model configured", {"llm": 0.0}, None, hashes, embedder)
         return
-    start, parts, timings = time.perf_counter(), [], {}
-    tokens = None
+    timings: dict[str, float] = {}
+    written = yield from _written(llm, build_messages(question, context, previous), stream, timings)
+    if isinstance(written, _Broken):  # never let an answer crash the page; keep the cause
+        yield _failed(context, name, written.partial, written.error, timings, hashes, embedder)
+    elif not written:
+        yield _fallback(context, name, "empty answer", timings, None, hashes, embedder)
+    else:
+        yield with_checked_citations(Answer(written, name, False, None, timings), context, hashes)
+
+
+@dataclass(frozen=True)
+class _Broken:
+    """The model failed: its error, and the text it wrote before."""
+
+    error: Exception
+    partial: str
+
+
+def _written(llm: ChatModel, messages: list[dict[str, str]], stream: bool,
+             timings: dict[str, float]) -> Generator[Token, None, str | _Broken]:
+    """Yield the reply's Tokens; return its stripped text, or ``_Broken``: the model's error and the text so far.
+
+    ``timings`` gets ``llm`` (and ``llm_first_token`` when streaming). Closing this closes the model's stream.
+    """
+    start, parts, tokens = time.perf_counter(), [], None
     try:
-        tokens = _tokens(llm, build_messages(question, context, previous), stream)
+        tokens = _tokens(llm, messages, stream)
         for piece in tokens:
             if not parts and stream:
                 timings["llm_first_token"] = time.perf_counter() - start
             parts.append(piece)
             yield Token(piece, "".join(parts))
-    except Exception as exc:  # never let an answer crash the page; keep the cause
+    except Exception as exc:
         timings["llm"] = time.perf_counter() - start
-        partial = "".join(parts).strip() or str(getattr(exc, "partial", "") or "").strip()  # cut off in one piece
-        yield _failed(context, name, partial, exc, timings, hashes, embedder)
-        return
+        # cut off in one piece: the error carries what was written
+        return _Broken(exc, "".join(parts).strip() or str(getattr(exc, "partial", "") or "").strip())
     finally:
         _close(tokens)
     timings["llm"] = time.perf_counter() - start
-    text = "".join(parts).strip()
-    if not text:
-        yield _fallback(context, name, "empty answer", timings, None, hashes, embedder)
-        return
-    yield with_checked_citations(Answer(text, name, False, None, timings), context, hashes)
+    return "".join(parts).strip()
 
 
 def _tokens(llm: ChatModel, messages: list[dict[str, str]], stream: bool) -> Iterator[str]:
@@ -223,112 +230,3 @@ def with_checked_citations(result: Answer, context: Context, hashes: Mapping[int
         log.info("citations_flagged llm=%s invalid=%s unsupported=%s", result.llm, list(checked.invalid),
                  sorted(checked.unsupported_numbers))
     return replace(result, text=checked.text, checked=checked)
-
-
-# --- normalisation ---------------------------------------------------------------
-
-_MARKDOWN = MarkdownIt("commonmark", {"html": True, "linkify": False}).enable("table")
-_TAGS = {
-    "p", "br", "hr", "ul", "ol", "li", "strong", "em", "code", "pre", "blockquote",
-    "h1", "h2", "h3", "h4", "h5", "h6", "a", "table", "thead", "tbody", "tr", "th", "td",
-}
-
-
-def to_html(markdown_text: str, links: Collection[str] = ()) -> str:
-    """Render model Markdown to sanitised HTML (allowlisted tags, http(s) links only).
-
-    A link stays a link only when its URL is in ``links`` (the URLs of the context passages):
-    a URL the model made up is shown as text, never as something to click.
-    """
-    allowed = frozenset(links)
-    tokens = _MARKDOWN.parse(markdown_text or "")
-    for token in tokens:
-        if token.type == "inline" and token.children:
-            token.children = _unlinked(token.children, allowed)
-    html = _MARKDOWN.renderer.render(tokens, _MARKDOWN.options, {})
-    return nh3.clean(
-        html, tags=_TAGS, attributes={"a": {"href"}}, url_schemes={"http", "https"},
-        link_rel="noopener noreferrer", strip_comments=True,
-        attribute_filter=lambda tag, name, value: None if name == "href" and not _allowed(value, allowed) else value,
-    )
-
-
-def _allowed(href: str, allowed: frozenset[str]) -> bool:
-    return href.startswith("#") or unescape(href) in allowed
-
-
-def _unlinked(children: list[Token_], allowed: frozenset[str]) -> list[Token_]:
-    """Replace the links to URLs not in ``allowed`` by their text, followed by the URL as text."""
-    out: list[Token_] = []
-    stack: list[tuple[bool, str, int]] = []
-    for child in children:
-        if child.type == "link_open":
-            href = str(child.attrGet("href") or "")
-            keep = _allowed(href, allowed)
-            stack.append((keep, href, len(out)))
-            if keep:
-                out.append(child)
-        elif child.type == "link_close" and stack:
-            keep, href, began = stack.pop()
-            label = "".join(c.content for c in out[began:] if c.type in ("text", "code_inline"))
-            if keep:
-                out.append(child)
-            elif label.strip() != href and href:
-                out.append(_text(f" ({href})"))
-        else:
-            out.append(child)
-    return out
-
-
-def _text(content: str) -> Token_:
-    token = Token_("text", "", 0)
-    token.content = content
-    return token
-
-
-def urls_in(texts: Iterable[str]) -> frozenset[str]:
-    """Return the http(s) URLs that occur in the texts (links to these may stay links in an answer)."""
-    found = set()
-    for text in texts:
-        for url in _URL.findall(text or ""):
-            found.update({url, url.rstrip(".,;:!?)]}'\""), passage_text(url)})
-    return frozenset(found)
-
-
-_URL = re.compile(r"https?://[^\s<>\"'`]+")
-
-
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-_INLINE = [
-    (re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*"), r"\1"),
-    (re.compile(r"__(?=\S)(.+?)(?<=\S)__"), r"\1"),
-    (re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])"), r"\1"),
-    (re.compile(r"(?<!\w)_(?=\S)(.+?)(?<=\S)_(?!\w)"), r"\1"),
-    (re.compile(r"~~(?=\S)(.+?)(?<=\S)~~"), r"\1"),
-    (re.compile(r"`([^`\n]+)`"), r"\1"),
-    (re.compile(r"!?\[([^\]\n]+)\]\((\S+?)\)"), r"\1 (\2)"),
-]
-_LINE = [
-    (re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$"), r"\1"),
-    (re.compile(r"^(\s*)[*+]\s+"), r"\1- "),
-    (re.compile(r"^\s{0,3}>\s?"), ""),
-]
-
-
-def _terminal_line(line: str) -> str | None:
-    if line.strip().startswith(("```", "~~~")):
-        return None
-    for pattern, repl in _LINE:
-        line = pattern.sub(repl, line)
-    for pattern, repl in _INLINE:
-        line = pattern.sub(repl, line)
-    return line.rstrip()
-
-
-def to_terminal(markdown_text: str) -> str:
-    """Render model Markdown as plain terminal text without markup, escapes or control characters."""
-    text = _ANSI.sub("", (markdown_text or "").replace("\r\n", "\n").replace("\r", "\n"))
-    text = _CONTROL.sub("", text.replace("\t", "    "))
-    lines = [line for line in map(_terminal_line, text.split("\n")) if line is not None]
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()

@@ -54,6 +54,7 @@ from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 
+from irisrag.llm_auto import chat_model
 from irisrag.rag import lexical
 
 log = logging.getLogger(__name__)
@@ -191,9 +192,10 @@ def search_query(question: str, previous: Sequence[PreviousTurn], llm: object | 
     """Return what retrieval searches for: the question, its rewrite by ``llm``, or it with key terms."""
     if not previous:
         return SearchQuery(question)
-    if llm is None or getattr(llm, "name", "") == "none":
+    model = chat_model(llm)
+    if model is None:
         return with_key_terms(question, previous)
-    return rewrite(question, previous, llm, timeout)
+    return rewrite(question, previous, model, timeout)
 
 
 def rewrite(question: str, previous: Sequence[PreviousTurn], llm: object, timeout: float) -> SearchQuery:

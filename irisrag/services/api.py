@@ -86,7 +86,6 @@ def list_documents(principal: KeyPrincipal, *, area: int | str | None = None, st
     area_ids = api_keys.select_areas(principal, None if area is None else [area])
     if not area_ids:
         return [], 0
-    document_service.mark_stale_failed()
     query = Document.select(Document, Area).join(Area).where(Document.area.in_(area_ids))
     if status:
         query = query.where(Document.status == status)
@@ -101,9 +100,6 @@ def get_document(principal: KeyPrincipal, document_id: int) -> Document:
     doc = Document.get_or_none(Document.id == document_id)
     if doc is None or doc.area_id not in allowed:
         raise NotFound(N_("There is no document with id %(id)s."), params={"id": document_id})
-    if doc.is_running:
-        document_service.mark_stale_failed()
-        doc = Document.get_by_id(doc.id)
     return doc
 
 

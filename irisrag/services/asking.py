@@ -1,11 +1,9 @@
 """Asking: the one question pipeline for the dashboard, the stream, the API, the CLI and the inspector.
 
     permitted areas (once per request) ∩ selected areas
-      -> rag.followup.search_query(question, previous, llm)   a follow-up's retrieval query
-      -> components.retriever.context(search query, areas)   confined to the areas, fails closed
-      -> the Document rows in those areas, the found sources (``Sources`` when streaming)
-      -> rag.answer.answer_events(question, context, llm)  tokens, then the final Answer
-      -> finish: status, messages, checked citations, history row
+      -> rag.answering.answer / events (question, areas, tools)   the one call into rag: search query,
+         context, Document rows, the model's answer, the decided AskResult (``Sources`` when streaming)
+      -> history row (question_id)
 
 ``ask``/``ask_from_web`` drain the answer; ``stream``/``stream_from_web`` forward it as
 events::
@@ -33,23 +31,36 @@ details go to ``error_detail`` / ``retrieval_detail``, shown to admins only.
 from __future__ import annotations
 
 import logging
-import time
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import replace
+from itertools import chain
 
 import numpy as np
 
 from irisrag import components, llm_auto
 from irisrag.errors import EmbedderMismatch, EmbeddingError, Forbidden, ValidationError
 from irisrag.i18n import N_
-from irisrag.llm import NoLLM
-from irisrag.models import Area, Document
-from irisrag.rag import budget, followup
-from irisrag.rag.answer import SYSTEM_PROMPT, Answer, Token, answer, answer_events, llm_name
+from irisrag.models import Area
+from irisrag.models.answer_documents import documents_in
+from irisrag.rag import answering, followup, outcome
+from irisrag.rag.answer import Token
+from irisrag.rag.answer_types import (  # noqa: F401 - AskResult, statuses and views are part of this service
+    ANSWERED,
+    EXTRACTIVE,
+    FAILED,
+    INCOMPLETE,
+    INVALID,
+    NO_AREA,
+    NO_CONTEXT_FOUND,
+    SEARCHING,
+    AskResult,
+    CitationView,
+    PassageView,
+    Retrieved,
+)
+from irisrag.rag.answering import Done, Error, Event, Sources
 from irisrag.rag.followup import PreviousTurn
-from irisrag.rag.retrieve import Context
-from irisrag.services import access
-from irisrag.services.answer_outcome import (  # noqa: F401 - the message ids are part of this service
+from irisrag.rag.outcome import (  # noqa: F401 - the message ids are part of this service
     ANSWER_STOPPED,
     INCOMPLETE_NOTICE,
     LLM_FAILED,
@@ -63,26 +74,11 @@ from irisrag.services.answer_outcome import (  # noqa: F401 - the message ids ar
     NO_LLM,
     NO_SOURCES,
     SEARCH_FAILED,
-    finish,
-    interruption,
-    retrieval_detail,
 )
-from irisrag.services.answer_views import (  # noqa: F401 - AskResult, statuses, PassageView re-exported
-    ANSWERED,
-    EXTRACTIVE,
-    FAILED,
-    INCOMPLETE,
-    INVALID,
-    NO_AREA,
-    NO_CONTEXT_FOUND,
-    SEARCHING,
-    AskResult,
-    CitationView,
-    PassageView,
-    context_entry,
-    documents_for,
-    source_views,
-)
+from irisrag.rag.retrieve import Context
+from irisrag.services import access, history
+
+__all__ = ["Done", "Error", "Event", "Sources", "Token"]
 
 log = logging.getLogger(__name__)
 
@@ -91,47 +87,8 @@ EMPTY_QUESTION = N_("Please enter a question.")
 QUESTION_TOO_LONG = N_("The question is too long: please use at most 4000 characters.")
 
 
-# --- events of a streamed answer ---------------------------------------------------
-
-@dataclass(frozen=True)
-class Sources:
-    """Retrieval is done: the sources and the numbered context, before the model writes."""
-
-    result: AskResult
-
-
-@dataclass(frozen=True)
-class Done:
-    """The finished answer: citations checked, timings complete, recorded in the history."""
-
-    result: AskResult
-
-    @property
-    def citations(self) -> tuple[CitationView, ...]:
-        return self.result.citations
-
-    @property
-    def timings(self) -> dict[str, float]:
-        return self.result.timings
-
-    @property
-    def html(self) -> str:
-        return self.result.answer_html
-
-
-@dataclass(frozen=True)
-class Error:
-    """The model failed mid-answer: a message id, the partial Markdown, and the result marked incomplete."""
-
-    message: str
-    partial: str
-    result: AskResult
-
-
-Event = Sources | Token | Done | Error
-
-
 # --- checking the question and its areas ---------------------------------------------
+
 
 def validate_question(question: str | None) -> str:
     """Return the stripped question or raise ValidationError (empty, or over 4000 characters)."""
@@ -188,12 +145,11 @@ def ask_from_web(who: int | access.Permitted, question: str | None, requested: I
     prepared = _web_question(permitted, question, requested)
     if isinstance(prepared, AskResult):
         return prepared
-    llm = _llm(True)
     try:
-        found = replace(retrieve(*prepared, previous=previous, llm=llm), conversation_id=conversation_id)
+        result = answering.answer(*prepared, _tools(True), previous=previous)
     except (EmbeddingError, EmbedderMismatch) as exc:
         return _search_failed(*prepared, exc)
-    return _answered(permitted.user_id, found, llm, record=True)
+    return _recorded(permitted.user_id, result, conversation_id)
 
 
 def stream_from_web(who: int | access.Permitted, question: str | None, requested: Iterable[int] | None, *,
@@ -203,12 +159,11 @@ def stream_from_web(who: int | access.Permitted, question: str | None, requested
     prepared = _web_question(permitted, question, requested)
     if isinstance(prepared, AskResult):
         return iter([Done(prepared)])
-    llm = _llm(True)
     try:
-        found = replace(retrieve(*prepared, previous=previous, llm=llm), conversation_id=conversation_id)
+        return _streamed(permitted.user_id, *prepared, use_llm=True, record=True, previous=previous,
+                         conversation_id=conversation_id)
     except (EmbeddingError, EmbedderMismatch) as exc:
         return iter([Done(_search_failed(*prepared, exc))])
-    return _events(permitted.user_id, found, llm, record=True)
 
 
 def ask(who: int | access.Permitted, question: str | None, area_ids: Iterable[int] | None, *,
@@ -220,9 +175,9 @@ def ask(who: int | access.Permitted, question: str | None, area_ids: Iterable[in
     ``conversation_id`` (the caller checked it is the user's) records it into that conversation.
     """
     permitted = access.permitted(who)
-    llm = _llm(use_llm)
-    found = retrieve(*_checked_question(permitted, question, area_ids, strict=strict), previous=previous, llm=llm)
-    return _answered(permitted.user_id, replace(found, conversation_id=conversation_id), llm, record=record)
+    text, areas = _checked_question(permitted, question, area_ids, strict=strict)
+    result = answering.answer(text, areas, _tools(use_llm), previous=previous)
+    return _recorded(permitted.user_id, result, conversation_id) if record else result
 
 
 def stream(who: int | access.Permitted, question: str | None, area_ids: Iterable[int] | None, *,
@@ -230,9 +185,8 @@ def stream(who: int | access.Permitted, question: str | None, area_ids: Iterable
            previous: Sequence[PreviousTurn] = ()) -> Iterator[Event]:
     """Stream a CLI or API answer; invalid input, foreign areas and a failed search raise before any event."""
     permitted = access.permitted(who)
-    llm = _llm(use_llm)
-    found = retrieve(*_checked_question(permitted, question, area_ids, strict=strict), previous=previous, llm=llm)
-    return _events(permitted.user_id, found, llm, record=record)
+    text, areas = _checked_question(permitted, question, area_ids, strict=strict)
+    return _streamed(permitted.user_id, text, areas, use_llm=use_llm, record=record, previous=previous)
 
 
 def context_for(question: str, area_ids: Sequence[int] | None = None, *, k: int | None = None,
@@ -247,150 +201,57 @@ def embed_question(question: str) -> np.ndarray:
     return components.get().retriever.embed(question)
 
 
-# --- the pipeline ---------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Retrieved:
-    """A question's context in its areas, the Document rows it cites, and the stage timings so far."""
-
-    question: str
-    areas: tuple[int, ...]
-    context: Context
-    documents: dict[int, Document]
-    timings: dict[str, float]
-    started: float  # time.perf_counter() when retrieval began
-    omitted: int = 0  # passages left out to fit the model's context window (budget.fit)
-    search_query: str = ""  # what retrieval searched for (rag.followup); "" means the question
-    search_rule: str = followup.ASKED  # how: asked, rewritten, key_terms
-    previous: tuple[PreviousTurn, ...] = ()  # the earlier turns the answer prompt gets
-    conversation_id: int | None = None  # the user's conversation the question continues (None: a new one)
-
-    @property
-    def hashes(self) -> dict[int, str]:
-        return {i: d.sha256 for i, d in self.documents.items()}
-
-
 def retrieve(question: str, areas: Sequence[int], *, previous: Sequence[PreviousTurn] = (),
-             llm: object | None = None) -> Retrieved:
+             use_llm: bool = False) -> Retrieved:
     """Build the context of a question in the given (already permitted) areas, and find its Document rows.
 
-    With ``previous`` turns the search query is a follow-up's (``rag.followup``; ``llm`` rewrites it).
+    No model is asked unless ``use_llm``: a follow-up's search query then follows the key-terms rule.
     """
-    start = time.perf_counter()
-    query = followup.search_query(question, previous, _rewriter(llm), _rewrite_seconds())
-    context = components.get().retriever.context(query.text, areas)
-    lookup_start = time.perf_counter()
-    documents = documents_for(context, areas)
-    timings = {"rewrite": query.seconds} if query.seconds is not None else {}
-    timings.update({k: v for k, v in context.timings.items() if k != "total"})
-    timings.update(context=context.timings.get("total", 0.0), documents=time.perf_counter() - lookup_start)
-    return Retrieved(question, tuple(int(a) for a in areas), context, documents, timings, start,
-                     search_query=query.text, search_rule=query.rule, previous=tuple(previous))
+    return answering.retrieve(question, areas, _tools(use_llm), previous=previous)
 
 
 def search_query(question: str, previous: Sequence[PreviousTurn], *, use_llm: bool = True) -> followup.SearchQuery:
     """Return what a follow-up would be searched for (the inspector shows it with the rewrite's time)."""
-    return followup.search_query(question, previous, _rewriter(_llm(use_llm)), _rewrite_seconds())
-
-
-def _rewriter(llm: object | None) -> object | None:
-    """Return the model that may rewrite a follow-up (None: none, the key-terms rule applies)."""
-    return None if llm is None or isinstance(llm, NoLLM) else llm
-
-
-def _rewrite_seconds() -> float:
-    return float(components.get().config.get("FOLLOWUP_REWRITE_SECONDS", 10.0))
+    tools = _tools(use_llm)
+    return followup.search_query(question, previous, tools.llm, tools.rewrite_seconds)
 
 
 def sources_result(found: Retrieved) -> AskResult:
     """Return what is known before the model writes: the sources and the context (status ``searching``)."""
-    settings = components.get().retriever.settings
-    return AskResult(
-        question=found.question, area_ids=found.areas, status=SEARCHING, search_query=found.search_query,
-        retrieval_detail=retrieval_detail(found.context, settings),
-        sources=source_views(found.context, found.documents),
-        context=tuple(context_entry(c, found.documents) for c in found.context.chunks),
-        timings={**found.timings, "sources": time.perf_counter() - found.started},
-    )
+    return outcome.searching(found, components.get().retriever.settings)
 
 
-def _llm(use_llm: bool) -> object | None:
-    """Return the model to ask (``auto`` resolved), or None when the caller asked for none (CLI --no-llm)."""
-    return llm_auto.active(components.get().llm) if use_llm else None
+# --- the pipeline: rag.answering, then the history ------------------------------------
+
+def _tools(use_llm: bool, stopped: Callable[[AskResult], object] | None = None) -> answering.Tools:
+    """Return what answering uses; the model is None when none is configured or found, or the caller wants none."""
+    comps = components.get()
+    llm = llm_auto.chat_model(comps.llm) if use_llm else None
+    return answering.Tools(llm, comps.retriever, comps.embedder, comps.config, documents_in, stopped)
 
 
-def fitted(found: Retrieved, llm: object | None) -> Retrieved:
-    """Keep the newest previous turns and the passages that fit the model's window (no model: all stay).
-
-    The turns get at most a share of the window (oldest dropped first), the passages the rest
-    (lowest-ranked left out).
-    """
-    if llm is None or isinstance(llm, NoLLM):
-        return found
-    config = components.get().config
-    window = int(config["LLM_CONTEXT_TOKENS"])
-    turns = budget.fit_turns(found.previous, window)
-    fixed = "\n".join([SYSTEM_PROMPT, found.question, *map(budget.turn_text, turns)])
-    reserve = budget.answer_reserve(config.get("LLM_MAX_TOKENS"), window)
-    context, omitted = budget.fit(found.context, fixed, window, reserve)
-    return replace(found, context=context, omitted=omitted, previous=turns)
+def _recorded(user_id: int, result: AskResult, conversation_id: int | None) -> AskResult:
+    """Record the answer in the user's history (a new conversation unless ``conversation_id``); set its id."""
+    question_id = history.record(user_id, result, result.shown_text, conversation_id=conversation_id)
+    return replace(result, question_id=question_id)
 
 
-def _answered(user_id: int, found: Retrieved, llm: object | None, *, record: bool) -> AskResult:
-    found = fitted(found, llm)
-    reply = answer(found.question, found.context, llm, hashes=found.hashes,  # type: ignore[arg-type]
-                   embedder=components.get().embedder, previous=found.previous)
-    cut = interruption(reply) if reply.interrupted else None  # e.g. cut off at the length limit
-    return _finish(user_id, found, reply, llm is not None, record=record, interrupted=cut)
+def _streamed(user_id: int, question: str, areas: Sequence[int], *, use_llm: bool, record: bool,
+              previous: Sequence[PreviousTurn], conversation_id: int | None = None) -> Iterator[Event]:
+    """Start the answer's events (a failed search raises here, before any event); record the final one."""
+    stopped = (lambda result: _recorded(user_id, result, conversation_id)) if record else None
+    events = answering.events(question, areas, _tools(use_llm, stopped), previous=previous)
+    first = next(events)
+    return _recording(user_id, chain([first], events), events, record=record, conversation_id=conversation_id)
 
 
-def _finish(user_id: int, found: Retrieved, reply: Answer, asked: bool, *, record: bool,
-            interrupted: str | None = None) -> AskResult:
-    settings = components.get().retriever.settings
-    return finish(user_id, found, reply, asked, settings, record=record, interrupted=interrupted)
-
-
-def _events(user_id: int, found: Retrieved, llm: object | None, *, record: bool) -> Iterator[Event]:
-    found = fitted(found, llm)
-    yield Sources(sources_result(found))
-    events = answer_events(found.question, found.context, llm, hashes=found.hashes,  # type: ignore[arg-type]
-                           embedder=components.get().embedder, previous=found.previous)
-    start, partial, reply, first = time.perf_counter(), "", None, None
+def _recording(user_id: int, events: Iterator[Event], source: Iterator[Event], *, record: bool,
+               conversation_id: int | None) -> Iterator[Event]:
+    """Pass the events on, the final one recorded; closing this closes the answer (the model stops)."""
     try:
         for event in events:
-            if isinstance(event, Token):
-                first = first or time.perf_counter() - found.started
-                partial = event.answer
-                yield event
-            else:
-                reply = event
-    except GeneratorExit:
-        events.close()  # first: the model stops writing now, not after the history row
-        timings = {"llm": time.perf_counter() - start, **({"first_token": first} if first else {})}
-        stopped = Answer(partial.strip(), llm_name(llm), False, "stopped by the client", timings)
-        _record_stopped(user_id, found, stopped, record=record)
-        raise
-    if reply is None:  # answer_events always ends with its Answer
-        raise RuntimeError("the answer ended without a result")
-    if first is not None:
-        reply = replace(reply, timings={**reply.timings, "first_token": first})
-    yield _final_event(user_id, found, reply, llm is not None, record=record)
-
-
-def _final_event(user_id: int, found: Retrieved, reply: Answer, asked: bool, *, record: bool) -> Done | Error:
-    if reply.interrupted:
-        message = interruption(reply)  # cut off at the length limit, too late, or broken off
-        return Error(message, reply.text, _finish(user_id, found, reply, asked, record=record, interrupted=message))
-    return Done(_finish(user_id, found, reply, asked, record=record))
-
-
-def _record_stopped(user_id: int, found: Retrieved, reply: Answer, *, record: bool) -> None:
-    """Record an answer the client stopped (the generator is closing: nothing may be yielded)."""
-    log.info("answer_stopped llm=%s chars=%s", reply.llm, len(reply.text))
-    if not record:
-        return
-    try:
-        _finish(user_id, found, reply, True, record=True, interrupted=ANSWER_STOPPED)
-    except Exception:  # the client is gone; a failed history row must not hide the close
-        log.exception("answer_stopped_record_failed user=%s", user_id)
-
+            if record and isinstance(event, (Done, Error)):
+                event = replace(event, result=_recorded(user_id, event.result, conversation_id))
+            yield event
+    finally:
+        source.close()  # type: ignore[attr-defined]

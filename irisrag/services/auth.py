@@ -10,12 +10,14 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from irisrag.errors import SignInRefused, ValidationError
 from irisrag.i18n import N_
 from irisrag.models import LoginAttempt, User
-from irisrag.models.access import new_token
 from irisrag.models.base import utcnow
+from irisrag.services.sessions import end_sessions  # noqa: F401  (callers use auth.end_sessions)
 
 log = logging.getLogger(__name__)
 MIN_PASSWORD_LENGTH = 8
 LOGIN_FAILED = N_("Invalid username or password.")
+# said only after the password was right: whoever does not know it learns nothing more
+NOT_AN_ADMIN = N_("This account has no admin rights. Sign in on the user login page instead.")
 # werkzeug's default (scrypt, n=32768). Only the test suite lowers the cost (tests/conftest.py).
 HASH_METHOD = "scrypt"
 
@@ -73,9 +75,11 @@ def record_failure(key: str, address: str, *, method: str, reason: str) -> None:
 def _check_local(user: User | None, password: str, *, admin: bool, local_login: str) -> User:
     ok = check_password_hash(user.password_hash if user and user.password_hash else _dummy_hash(HASH_METHOD), password or "")
     allowed = local_login == "on" or (local_login == "admins" and user is not None and user.is_admin)
-    if not (user and ok and user.is_active and not user.is_external and allowed and (user.is_admin or not admin)):
+    if not (user and ok and user.is_active and not user.is_external and allowed):
         reason = "policy" if ok and user and not allowed else "credentials"
         raise ValidationError(LOGIN_FAILED, detail=reason)
+    if admin and not user.is_admin:
+        raise SignInRefused(NOT_AN_ADMIN, detail="not an admin")
     return user
 
 
@@ -114,15 +118,6 @@ def authenticate(username: str, password: str, address: str, *, admin: bool, lim
         raise ValidationError(LOGIN_FAILED) from None
     LoginAttempt.delete().where((LoginAttempt.key == key) & (LoginAttempt.address == address)).execute()
     return user
-
-
-def end_sessions(user: User, *, world: str = "both") -> None:
-    """Rotate the account's session token(s), ending its sessions in that login world."""
-    if world in ("user", "both"):
-        user.session_token = new_token()
-    if world in ("admin", "both"):
-        user.admin_session_token = new_token()
-    user.save(only=[User.session_token, User.admin_session_token])
 
 
 def prune_attempts(window: int) -> int:

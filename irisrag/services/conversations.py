@@ -13,11 +13,12 @@ from datetime import datetime
 from irisrag.errors import NotFound, ValidationError
 from irisrag.extensions import db
 from irisrag.i18n import N_
+from irisrag.ids import page_number
 from irisrag.models import Conversation, Feedback, QuestionLog
 from irisrag.models.history import TITLE_CHARS
+from irisrag.rag.answer_types import AskResult
 from irisrag.rag.followup import PreviousTurn
 from irisrag.services import access
-from irisrag.services.answer_views import AskResult
 from irisrag.services.turns import Turn, is_withheld, turns_of
 
 PAGE_SIZE = 50
@@ -79,7 +80,7 @@ def thread(user_id: int, conversation_id: int) -> Thread:
 
 def listing(user_id: int, query: str = "", page: int = 1) -> Listing:
     """Return a page of the user's conversations, newest first; ``query`` searches their titles and questions."""
-    page, query = max(1, int(page)), (query or "").strip()[:TITLE_CHARS]
+    page, query = page_number(page), (query or "").strip()[:TITLE_CHARS]
     rows = Conversation.select(Conversation.id, Conversation.title, Conversation.updated_at).where(
         Conversation.user == user_id)
     if query:
@@ -132,7 +133,7 @@ def conversation_of(user_id: int, question_id: int) -> int:
     return row.conversation_id
 
 
-def shown_turn(user_id: int, result: AskResult) -> Turn | AskResult:
+def shown_turn(user_id: int, result: AskResult) -> AskResult:
     """Return an answer just given as its recorded turn (with the live details), or itself when not recorded."""
     if result.question_id is None:
         return result

@@ -18,6 +18,7 @@ from irisrag import components
 from irisrag.errors import Conflict, IrisRagError, ValidationError
 from irisrag.extensions import db
 from irisrag.i18n import N_
+from irisrag.ids import parse_ids as ids_in
 from irisrag.ingest import stage
 from irisrag.models import Document
 from irisrag.models.documents import RUNNING
@@ -47,7 +48,7 @@ class BulkResult:
 
 def parse_ids(values: Iterable[str]) -> list[int]:
     """Return the selected document ids (positive ints, each once, at most MAX_SELECTED)."""
-    ids = sorted({int(v) for v in values if str(v).isdigit() and int(v) > 0})
+    ids = sorted(set(ids_in(values)))
     if not ids:
         raise ValidationError(N_("Please select at least one document."), field="ids")
     if len(ids) > MAX_SELECTED:

@@ -11,6 +11,7 @@ from typing import Any
 
 from peewee import fn
 
+from irisrag.ids import is_id, page_number, parse_id
 from irisrag.models import Area, Document
 from irisrag.models.documents import RUNNING, STATUSES
 
@@ -44,7 +45,7 @@ class DocumentQuery:
         status = args.get("status") if args.get("status") in STATUS_FILTERS else ""
         return cls(search=str(args.get("q") or "").strip()[:MAX_SEARCH], area=_int(args.get("area")),
                    status=status, sort=sort, descending=args.get("dir", "desc" if sort == "date" else "asc") == "desc",
-                   page=max(1, _int(args.get("page")) or 1))
+                   page=page_number(args.get("page")))
 
     def args(self, **changes: Any) -> dict[str, Any]:
         """Return the query-string arguments of this query (defaults left out), with ``changes`` applied."""
@@ -81,10 +82,7 @@ class DocumentPage:
 
 
 def _int(value: Any) -> int | None:
-    try:
-        return int(value) if value not in (None, "") else None
-    except (TypeError, ValueError):
-        return None
+    return value if is_id(value) else parse_id(value)
 
 
 def _matching(query: DocumentQuery):

@@ -14,10 +14,9 @@ from typing import BinaryIO
 from irisrag import components
 from irisrag.errors import Conflict, NotFound, QueueUnavailable
 from irisrag.i18n import N_
-from irisrag.jobs.queue import JobInfo
 from irisrag.models import Area, Document
 from irisrag.models.base import utcnow
-from irisrag.models.documents import RUNNING, WORKING
+from irisrag.models.documents import FINAL
 from irisrag.services import registration
 from irisrag.services.admin import get as get_named
 from irisrag.services.registration import upload_root
@@ -38,16 +37,31 @@ def queue_import(doc: Document, *, force: bool = False) -> Document:
     """Mark the document queued and enqueue its job (once: the job id is derived from the document)."""
     from irisrag.jobs import documents as document_jobs
 
-    abandoned = doc.status == "failed"
-    if not Document.mark_queued(doc.id):
+    if not Document.mark_queued(doc.id) and not _requeued_from_lost_worker(doc.id):
         raise Conflict(N_("“%(name)s” is being imported right now; wait until it has finished."), params={"name": doc.name})
     try:
-        document_jobs.enqueue_document(doc.id, fetch=bool(doc.source_url), force=force, abandoned=abandoned)
+        document_jobs.enqueue_document(doc.id, fetch=bool(doc.source_url), force=force,
+                                       abandoned=doc.status == "failed", restart=doc.status in FINAL)
     except Exception as exc:
         message = getattr(exc, "stored", N_("The import could not be queued."))
         Document.mark_failed(doc.id, message, getattr(exc, "detail", str(exc)))
         raise
     return Document.get_by_id(doc.id)
+
+
+def _requeued_from_lost_worker(document_id: int) -> bool:
+    """Queue a running row again when its job's worker is gone (killed): the row is failed first, as the sweep would."""
+    return _failed_if_worker_gone(document_id) and Document.mark_queued(document_id)
+
+
+def _failed_if_worker_gone(document_id: int) -> bool:
+    """Fail a running row whose job's worker is gone (killed), so a Rebuild need not wait for the sweep."""
+    from irisrag.jobs.import_checks import fail_if_worker_gone
+
+    try:
+        return fail_if_worker_gone(document_id)
+    except QueueUnavailable:
+        return False
 
 
 def import_upload(area_ident: int | str, filename: str, data: bytes | BinaryIO) -> Document:
@@ -79,7 +93,9 @@ def get_document(document_id: int) -> Document:
 
 
 def rebuild(document_id: int) -> Document:
-    """Re-chunk and re-embed one document, even when its file is unchanged."""
+    """Re-chunk and re-embed one document, even when its file is unchanged (a killed worker's one too)."""
+    if get_document(document_id).is_running:
+        _failed_if_worker_gone(document_id)
     return queue_import(registration.existing(document_id)[0], force=True)
 
 
@@ -90,13 +106,13 @@ def rebuild_all() -> list[Document]:
 
 def cancel_import(document_id: int) -> Document:
     """Cancel a queued or running import: the row says cancelled at once, the job stops, the old chunks stay."""
-    from irisrag.jobs import documents as document_jobs
+    from irisrag.jobs.cancel import cancel_job
 
     doc = get_document(document_id)
     if not Document.mark_cancelled(doc.id, f"cancelled at {utcnow():%Y-%m-%d %H:%M:%S} UTC (was {doc.status})"):
         raise Conflict(N_("“%(name)s” is not being imported, so there is nothing to cancel."), params={"name": doc.name})
     try:
-        document_jobs.cancel_job(doc.id)
+        cancel_job(doc.id)
     except QueueUnavailable as exc:  # the job stops at its next progress step, as it finds the row cancelled
         log.warning("cancel_without_queue document_id=%s detail=%s", doc.id, exc.detail)
     return get_document(doc.id)
@@ -131,96 +147,3 @@ def list_documents(area_id: int | None = None) -> list[Document]:
     if area_id:
         query = query.where(Document.area == area_id)
     return list(query)
-
-
-def mark_stale_failed() -> int:
-    """Mark imports whose progress stopped moving as failed (their worker died); return how many."""
-    from datetime import timedelta
-
-    limit = utcnow() - timedelta(seconds=_config()["IMPORT_STALE_SECONDS"])
-    running = [s for s in RUNNING if s != "queued"]
-    stale = Document.status.in_(running) & (Document.updated_at < limit)
-    # Look before writing: an UPDATE takes SQLite's write lock even when nothing matches, and
-    # every admin documents view and API status call runs this.
-    dead = _mark_dead_jobs_failed()
-    if not Document.select(Document.id).where(stale).exists():
-        return dead + _mark_lost_jobs_failed(limit)
-    return dead + Document.fail_where(stale, N_("The import stopped unexpectedly (its worker stopped). Retry it."),
-                                      f"no progress since before {limit:%Y-%m-%d %H:%M:%S} UTC") + _mark_lost_jobs_failed(limit)
-
-
-DEAD_CHECK_SECONDS = 2.0
-_last_dead_check: float | None = None  # monotonic time of this process's last look for dead jobs
-
-
-def _mark_dead_jobs_failed() -> int:
-    """Fail running imports whose RQ job ended without finishing (its horse was killed, or it was stopped).
-
-    RQ records that within seconds of the horse's death, long before the progress timeout.
-    At most every DEAD_CHECK_SECONDS per process; while Redis is down nothing is decided.
-    """
-    import time
-
-    from irisrag.jobs.documents import dead_job
-
-    global _last_dead_check
-    if _last_dead_check is not None and time.monotonic() - _last_dead_check < DEAD_CHECK_SECONDS:
-        return 0
-    _last_dead_check = time.monotonic()
-    working = Document.select(Document.id).where(Document.status.in_(WORKING)).order_by(Document.id).limit(100)
-    try:
-        dead = [(d.id, job) for d in working if (job := dead_job(d.id)) is not None]
-    except QueueUnavailable:
-        return 0
-    return sum(_fail_dead(document_id, job) for document_id, job in dead)
-
-
-def _fail_dead(document_id: int, job: JobInfo) -> int:
-    """Fail the row of a dead job and free the lock its killed horse could not release."""
-    from irisrag.jobs.documents import free_lock
-
-    failed = Document.fail_where((Document.id == document_id) & Document.status.in_(WORKING),
-                                 N_("The import stopped unexpectedly (its job ended without finishing). Retry it."),
-                                 f"RQ job {job.id}: {job.status}; {_last_line(job.error)}")
-    if failed:
-        log.warning("import_job_dead document_id=%s job=%s", document_id, job.id)
-        free_lock(document_id)
-    return failed
-
-
-def _last_line(text: str | None) -> str:
-    lines = [line for line in (text or "").strip().splitlines() if line.strip()]
-    return lines[-1][:500] if lines else "no detail"
-
-
-LOST_CHECK_SECONDS = 60.0
-_last_lost_check: float | None = None  # monotonic time of this process's last look for lost jobs
-
-
-def _mark_lost_jobs_failed(limit) -> int:
-    """Fail documents queued before ``limit`` whose job is gone from Redis (emptied, or restarted without data).
-
-    At most once a minute per process and 100 documents a time: each needs a Redis lookup.
-    While Redis is down nothing is decided: the jobs may come back with it.
-    """
-    import time
-
-    from irisrag.jobs.documents import pending_job
-    from irisrag.jobs.queue import queue_errors
-
-    global _last_lost_check
-    if _last_lost_check is not None and time.monotonic() - _last_lost_check < LOST_CHECK_SECONDS:
-        return 0
-    _last_lost_check = time.monotonic()
-    waiting = Document.select(Document.id).where((Document.status == "queued") & (Document.updated_at < limit))
-    try:
-        with queue_errors():
-            lost = [d.id for d in waiting.order_by(Document.updated_at).limit(100) if pending_job(d.id) is None]
-    except QueueUnavailable:
-        return 0
-    if lost:
-        log.warning("import_jobs_lost document_ids=%s", lost)
-    return Document.fail_where(
-        Document.id.in_(lost) & (Document.status == "queued"),
-        "The import's job was lost from the queue (Redis was emptied or restarted). Retry it.",
-        f"queued before {limit:%Y-%m-%d %H:%M:%S} UTC, no job in the queue") if lost else 0

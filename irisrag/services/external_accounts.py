@@ -21,7 +21,7 @@ from irisrag.errors import SignInRefused
 from irisrag.extensions import db
 from irisrag.i18n import N_
 from irisrag.models import DirectoryGroupMapping, Group, User, UserGroup
-from irisrag.services.auth import end_sessions
+from irisrag.services.sessions import end_sessions
 
 log = logging.getLogger(__name__)
 PROVIDERS = ("ldap", "oidc")

@@ -116,7 +116,7 @@ _STATES = {"ModelBusy": "busy", "ModelMissing": "missing"}
 
 def _llm() -> str:
     # The client's message leaves the URL out: /readyz answers without a login.
-    llm = llm_auto.active(components.get().llm)
+    llm = llm_auto.chat_model(components.get().llm)
     try:
         llm.probe(LLM_PROBE_TIMEOUT)  # type: ignore[union-attr]
     except LLMTimeout as exc:
@@ -138,6 +138,6 @@ def readiness(*, deep: bool = False) -> list[Check]:
     checks = [_timed("database", _database), _timed("redis", _redis), _timed("lancedb", _lancedb)]
     if deep:
         checks.append(_timed("embedder", _embedder))
-        if callable(getattr(llm_auto.active(components.get().llm), "probe", None)):  # none: extractive by design
+        if callable(getattr(llm_auto.chat_model(components.get().llm), "probe", None)):  # none: extractive by design
             checks.append(_timed("llm", _llm, required=False))
     return checks

@@ -8,7 +8,6 @@ is shown again (and withheld) is ``services.turns``; conversations are ``service
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -23,21 +22,18 @@ from irisrag.i18n import N_
 from irisrag.models import Conversation, Feedback, QuestionLog, User
 from irisrag.models.base import utcnow
 from irisrag.models.history import MAX_COMMENT_CHARS, TITLE_CHARS
-from irisrag.services.answer_views import CitationView
+from irisrag.rag.answer_types import CitationView
 from irisrag.services.turns import source_record
 
 if TYPE_CHECKING:
-    from irisrag.services.answer_views import AskResult
+    from irisrag.rag.answer_types import AskResult
 
 log = logging.getLogger(__name__)
 
-PRUNE_INTERVAL_SECONDS = 3600
 NO_SUCH_QUESTION = N_("There is no such question in your history.")
 BAD_RATING = N_("Please rate the answer with thumbs up or thumbs down.")
 COMMENT_TOO_LONG = N_("The comment is too long: please use at most 2000 characters.")
 RATINGS = {"up": 1, "+1": 1, "1": 1, "down": -1, "-1": -1}
-
-_last_prune: float | None = None  # monotonic time of this process's last opportunistic prune
 
 
 @dataclass(frozen=True)
@@ -106,7 +102,6 @@ def record(user_id: int, result: AskResult, answer_markdown: str, *, conversatio
     except DatabaseError:
         log.exception("history_record_failed user=%s", user_id)
         return None
-    _prune_now_and_then()
     return row.id
 
 
@@ -133,17 +128,6 @@ def prune(days: int | None = None, *, now: datetime | None = None) -> int:
     if deleted:
         log.info("history_pruned rows=%s days=%s", deleted, days)
     return deleted
-
-
-def _prune_now_and_then() -> None:
-    global _last_prune
-    if _last_prune is not None and time.monotonic() - _last_prune < PRUNE_INTERVAL_SECONDS:
-        return
-    _last_prune = time.monotonic()
-    try:
-        prune()
-    except DatabaseError:
-        log.exception("history_prune_failed")
 
 
 # --- the user's own questions -------------------------------------------------------

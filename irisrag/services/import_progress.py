@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from irisrag.errors import QueueUnavailable
-from irisrag.jobs import documents as document_jobs
+from irisrag.jobs.keys import pointer_key
 from irisrag.jobs.queue import earliest_enqueued
 from irisrag.models import Area, Document
 from irisrag.models.base import utcnow
@@ -55,7 +55,7 @@ class Poll:
 
 def _batch_start(running: list[int]) -> datetime | None:
     try:
-        start = earliest_enqueued([document_jobs.pointer_key(i) for i in running[:BATCH_PROBE]])
+        start = earliest_enqueued([pointer_key(i) for i in running[:BATCH_PROBE]])
     except QueueUnavailable:
         start = None
     if start is None and running:

@@ -35,7 +35,6 @@ log = logging.getLogger(__name__)
 QUEUE, WAIT, SYNC = "queue", "wait", "sync"
 OUTCOMES = ("new", "updated", "unchanged", "failed")
 POLL_SECONDS = 0.5
-STALE_CHECK_SECONDS = 10.0
 
 Progress = Callable[[int], None]
 Prepared = tuple[Document, bool]
@@ -237,7 +236,6 @@ def follow(report: Report, *, timeout: float | None = None, progress: Progress |
     """Poll the rows of queued entries until each has a final status (or the timeout passes)."""
     entries = list(report.entries)
     deadline = None if timeout is None else time.monotonic() + timeout
-    last_stale_check = time.monotonic()
     while True:
         pending = [i for i, e in enumerate(entries) if e.running]
         if not pending:
@@ -248,9 +246,6 @@ def follow(report: Report, *, timeout: float | None = None, progress: Progress |
                 entries[i] = entry
                 if not entry.running and progress:
                     progress(1)
-            if time.monotonic() - last_stale_check > STALE_CHECK_SECONDS:
-                documents.mark_stale_failed()
-                last_stale_check = time.monotonic()
         if not any(e.running for e in entries):
             break
         if deadline is not None and time.monotonic() > deadline:

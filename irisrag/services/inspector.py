@@ -12,11 +12,11 @@ from irisrag import components
 from irisrag.errors import ValidationError
 from irisrag.i18n import N_
 from irisrag.models import Area, Document, User
+from irisrag.rag.answer_types import AskResult
 from irisrag.rag.followup import PreviousTurn, SearchQuery
 from irisrag.rag.inspect import Trace
 from irisrag.services import access, asking
 from irisrag.services.admin import get as get_named
-from irisrag.services.answer_views import AskResult
 from irisrag.services.documents import get_document
 
 

@@ -10,60 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
-from irisrag.i18n import N_
 from irisrag.models import Area, Document, Feedback, QuestionLog
-from irisrag.rag.answer import to_html
-from irisrag.rag.citations import CheckedAnswer, Unsupported, linked_html
-from irisrag.rag.extractive import highlighter
-from irisrag.rag.lexical import terms
+from irisrag.rag.answer_types import ANSWER_WITHHELD, AskResult, CitationView, SourceView
+from irisrag.rag.citations import Unsupported
 from irisrag.services import access
-from irisrag.services.answer_views import (
-    ANSWERED,
-    EXTRACTIVE,
-    INCOMPLETE,
-    NO_CONTEXT_FOUND,
-    CitationView,
-    SourceView,
-)
 
-ANSWER_WITHHELD = N_("This answer drew on an area you can no longer search, so it is not shown any more.")
+__all__ = ["ANSWER_WITHHELD", "Turn", "is_withheld", "source_record", "turns_of"]
 
-
-@dataclass(frozen=True)
-class Turn:
-    """One recorded question of a conversation as shown again; named like ``AskResult`` so one template shows both."""
-
-    question_id: int
-    question: str
-    search_query: str
-    created_at: datetime
-    status: str
-    area_names: tuple[str, ...]
-    answer_html: str
-    llm: str
-    extractive: bool
-    notice: str | None
-    citations: tuple[CitationView, ...]
-    invalid_citations: tuple[int, ...]
-    unsupported: tuple[Unsupported, ...]
-    sources: tuple[SourceView, ...]
-    rating: int | None
-    comment: str
-    seconds: float
-    withheld: bool = False
-    error: str | None = None             # live only (the answer just given): message id of a problem
-    error_detail: str | None = None      # live only: technical detail for admins
-    retrieval_detail: str | None = None  # live only: what retrieval found, for admins
-    omitted: int = 0                     # live only: passages left out to fit the model's window
-    nearest: tuple[SourceView, ...] = () # "no information": the closest documents (NEAREST_DOCUMENTS)
-
-    @property
-    def searched(self) -> bool:
-        """Tell whether the areas were searched (the sources list is meaningful)."""
-        return self.status in (NO_CONTEXT_FOUND, ANSWERED, EXTRACTIVE, INCOMPLETE)
+Turn = AskResult  # a stored turn is an answer read back from the history (created_at set)
 
 
 @dataclass(frozen=True)
@@ -100,33 +56,22 @@ def is_withheld(row: QuestionLog, permitted: set[int]) -> bool:
     return not {int(a) for a in row.area_ids} <= permitted
 
 
-def _withheld_html() -> str:
-    from flask_babel import gettext
-    from markupsafe import escape
-
-    return f'<p class="notice">{escape(gettext(ANSWER_WITHHELD))}</p>'
-
-
 def _turn(row: QuestionLog, lookups: _Lookups) -> Turn:
-    unsupported = tuple(Unsupported(u["sentence"], int(u["number"])) for u in row.flags.get("unsupported", []))
-    invalid = tuple(int(n) for n in row.flags.get("invalid", []))
-    checked = CheckedAnswer(row.answer, (), invalid, unsupported)
-    html = linked_html(checked, to_html, href=lambda n: f"#q{row.id}-cite-{n}",
-                       note_id=f"q{row.id}-unsupported-note") if row.answer.strip() else ""
-    if html and row.status == EXTRACTIVE:  # as when it was given: the question's terms marked in the passages
-        html = highlighter(terms(row.search_query or row.question))(html)
-    withheld = bool(html) and is_withheld(row, lookups.permitted)
-    if withheld:  # the answer quotes or retells passages of a searched area this user has lost
-        html, unsupported = _withheld_html(), ()
+    withheld = bool(row.answer.strip()) and is_withheld(row, lookups.permitted)
+    unsupported = () if withheld else tuple(Unsupported(u["sentence"], int(u["number"]))
+                                            for u in row.flags.get("unsupported", []))
     feedback = lookups.ratings.get(row.id)
     return Turn(
-        row.id, row.question, row.search_query or row.question, row.created_at, row.status,
-        tuple(lookups.names.get(int(a), f"#{a}") for a in row.area_ids), html, row.llm, row.extractive,
-        row.flags.get("notice"),
-        tuple(_citation_view(c, lookups.current, lookups.permitted) for c in row.citations), invalid, unsupported,
-        tuple(_source_view(s) for s in row.sources if int(s["area_id"]) in lookups.permitted),
-        feedback.rating if feedback else None, feedback.comment if feedback else "",
-        float(row.timings.get("total", 0.0)), withheld,
+        row.question, tuple(int(a) for a in row.area_ids), row.status, row.answer, row.answer, row.llm,
+        row.extractive, row.flags.get("notice"),
+        citations=tuple(_citation_view(c, lookups.current, lookups.permitted) for c in row.citations),
+        invalid_citations=tuple(int(n) for n in row.flags.get("invalid", [])), unsupported=unsupported,
+        sources=tuple(_source_view(s) for s in row.sources if int(s["area_id"]) in lookups.permitted),
+        timings=dict(row.timings), question_id=row.id,
+        search_query=row.search_query or row.question, created_at=row.created_at,
+        area_names=tuple(lookups.names.get(int(a), f"#{a}") for a in row.area_ids),
+        rating=feedback.rating if feedback else None, comment=feedback.comment if feedback else "",
+        withheld=withheld,
         nearest=tuple(_source_view(s) for s in row.flags.get("nearest", []) if int(s["area_id"]) in lookups.permitted),
     )
 

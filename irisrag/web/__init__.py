@@ -3,13 +3,12 @@ from __future__ import annotations
 
 from flask import Flask, g, request, session
 from flask_babel import Babel
-from flask_htmx import HTMX
 from flask_wtf.csrf import CSRFProtect
 
 from irisrag.extensions import db
+from irisrag.web.htmx import htmx as htmx_ext  # not `htmx`: that name is the submodule
 
 csrf = CSRFProtect()
-htmx_ext = HTMX()
 babel = Babel()
 LANGUAGES = ("de", "en")
 
@@ -31,19 +30,23 @@ def select_locale() -> str:
 
 def init_web(app: Flask) -> None:
     """Register extensions, blueprints and hooks."""
-    from irisrag.web import errors, labels, security, sso
+    from irisrag.web import dates, errors, input_guard, labels, params, security, sso
     from irisrag.web import logging as request_log
 
     request_log.init_app(app)  # first: its timer starts before the other hooks run
+    input_guard.init_early(app)  # before the CSRF check, which reads every form key
     csrf.init_app(app)
     htmx_ext.init_app(app)
+    dates.init_app(app)  # before Babel reads BABEL_DEFAULT_TIMEZONE
     _init_templates(app)
     labels.init_app(app)
     security.init_app(app)
+    params.init_app(app)  # the <id:...> converter, before the blueprints' rules
     _register_blueprints(app)
     sso.init_app(app)
     errors.init_app(app)
     _init_hooks(app)
+    input_guard.init_app(app)  # after the connection hook: the refusal page reads who is logged in
 
 
 def _init_templates(app: Flask) -> None:
@@ -61,11 +64,18 @@ def _init_templates(app: Flask) -> None:
 
 
 def _register_blueprints(app: Flask) -> None:
-    from irisrag.web import admin, api, auth, conversations, dashboard, ops, viewer
+    from irisrag.web import api, auth, conversations, dashboard, ops, viewer
+    from irisrag.web.admin_console import bp as admin_bp
 
-    for blueprint in (auth.bp, dashboard.bp, conversations.bp, admin.bp, ops.bp, viewer.bp):
+    _import_admin_routes()
+    for blueprint in (auth.bp, dashboard.bp, conversations.bp, admin_bp, ops.bp, viewer.bp):
         app.register_blueprint(blueprint)
     app.register_blueprint(csrf.exempt(api.bp))  # key-authenticated only, never by cookie
+
+
+def _import_admin_routes() -> None:
+    """Import the modules that add their routes to the ``admin`` blueprint (before it is registered)."""
+    from irisrag.web import admin, admin_api_keys, admin_directory, admin_documents, admin_pages, admin_system  # noqa: F401
 
 
 def _init_hooks(app: Flask) -> None:

@@ -1,52 +1,18 @@
-"""Blueprint ``admin``: the console with its five tabs (SPEC 6) and the other admin pages (``admin_tabs``)."""
+"""Admin console routes for users, groups, areas and links (SPEC 6), on the ``admin`` blueprint (``admin_console``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask import Blueprint, abort, redirect, request, url_for
+from flask import abort, request
 from flask_babel import gettext as _
 
-from irisrag.errors import IrisRagError
 from irisrag.i18n import N_
 from irisrag.models import Area, Group
 from irisrag.services import admin as admin_service
 from irisrag.web import forms
-from irisrag.web.htmx import is_htmx, render
+from irisrag.web.admin_console import bp, render_tab, run_action
+from irisrag.web.params import id_field
 from irisrag.web.security import admin_required, current_admin
-
-bp = Blueprint("admin", __name__, url_prefix="/admin")
-
-
-def render_tab(tab: str, status: int = 200, **extra):
-    """Render a console tab (see ``admin_tabs``): the fragment for htmx, the whole console otherwise."""
-    from irisrag.web.admin_tabs import BY_KEY
-
-    if tab not in BY_KEY:
-        abort(404)
-    context = {"tab": tab, "message": None, "error": None, "row_errors": {}, **BY_KEY[tab].context(), **extra}
-    return render("admin/index.html", f"admin/_{tab}.html", status=status, **context)
-
-
-def run_action(tab: str, action: Callable[[], object], message: str, *, form=None, form_key: str | None = None,
-               row: int | None = None):
-    """Run a service call; answer with the tab showing the outcome next to the right input."""
-    if form is not None and not form.validate_on_submit():
-        return render_tab(tab, 400, **{form_key: form})
-    try:
-        action()
-    except IrisRagError as exc:
-        if form is not None and getattr(exc, "field", None) in form:
-            form[exc.field].errors = [exc.translated(_)]
-            return render_tab(tab, exc.status, **{form_key: form})
-        if form is not None and exc.detail in form and form_key:
-            form[exc.detail].errors = [exc.translated(_)]
-            return render_tab(tab, exc.status, **{form_key: form})
-        if row is not None:
-            return render_tab(tab, exc.status, row_errors={row: exc.translated(_)})
-        return render_tab(tab, exc.status, error=exc.translated(_))
-    if not is_htmx():
-        return redirect(url_for("admin.index", tab=tab))
-    return render_tab(tab, message=message)
 
 
 @bp.route("/")
@@ -74,7 +40,7 @@ def create_user():
     )
 
 
-@bp.route("/users/<int:user_id>", methods=["POST"])
+@bp.route("/users/<id:user_id>", methods=["POST"])
 @admin_required
 def update_user(user_id: int):
     form = forms.UserEditForm()
@@ -87,7 +53,7 @@ def update_user(user_id: int):
     )
 
 
-@bp.route("/users/<int:user_id>/password", methods=["POST"])
+@bp.route("/users/<id:user_id>/password", methods=["POST"])
 @admin_required
 def set_password(user_id: int):
     form = forms.PasswordForm()
@@ -97,7 +63,7 @@ def set_password(user_id: int):
                       _("Password changed."), row=user_id)
 
 
-@bp.route("/users/<int:user_id>/active", methods=["POST"])
+@bp.route("/users/<id:user_id>/active", methods=["POST"])
 @admin_required
 def toggle_active(user_id: int):
     active = request.form.get("active") == "1"
@@ -105,7 +71,7 @@ def toggle_active(user_id: int):
                       _("User saved."), row=user_id)
 
 
-@bp.route("/users/<int:user_id>/delete", methods=["POST"])
+@bp.route("/users/<id:user_id>/delete", methods=["POST"])
 @admin_required
 def delete_user(user_id: int):
     return run_action("users", lambda: admin_service.delete_user(user_id, acting_user_id=current_admin().id),
@@ -143,8 +109,8 @@ def _named_routes(tab: str, model, delete: Callable[[int], None], *, form_key: s
 
     create_endpoint, update_endpoint, delete_endpoint = endpoints
     bp.add_url_rule(f"/{tab}", create_endpoint, admin_required(create), methods=["POST"])
-    bp.add_url_rule(f"/{tab}/<int:ident>", update_endpoint, admin_required(update), methods=["POST"])
-    bp.add_url_rule(f"/{tab}/<int:ident>/delete", delete_endpoint, admin_required(remove), methods=["POST"])
+    bp.add_url_rule(f"/{tab}/<id:ident>", update_endpoint, admin_required(update), methods=["POST"])
+    bp.add_url_rule(f"/{tab}/<id:ident>/delete", delete_endpoint, admin_required(remove), methods=["POST"])
 
 
 _named_routes("groups", Group, admin_service.delete_group, form_key="group_form",
@@ -160,8 +126,7 @@ _named_routes("areas", Area, admin_service.delete_area, form_key="area_form",
 def change_link(kind: str):
     if kind not in ("user", "area"):
         abort(404)
-    first = request.form.get(kind, type=int)
-    group = request.form.get("group", type=int)
+    first, group = id_field(request.form, kind), id_field(request.form, "group")
     if first is None or group is None:
         return render_tab("links", 400, error=_("Please choose both sides of the link."))
     unlink = request.form.get("op") == "unlink"
@@ -170,13 +135,3 @@ def change_link(kind: str):
         ("area", False): admin_service.link_area, ("area", True): admin_service.unlink_area,
     }[(kind, unlink)]
     return run_action("links", lambda: call(first, group), _("Link removed.") if unlink else _("Link saved."))
-
-
-from irisrag.web import (  # noqa: E402  (these register their routes on bp)
-    admin_api_keys,  # noqa: F401
-    admin_directory,  # noqa: F401
-    admin_documents,  # noqa: F401
-    admin_tabs,
-)
-
-admin_tabs.register(bp)  # the tab bar and the routes of the pages with views of their own

@@ -10,7 +10,8 @@ from flask_babel import gettext as _
 
 from irisrag.errors import IrisRagError
 from irisrag.services import api_keys
-from irisrag.web.admin import bp, render_tab, run_action
+from irisrag.web.admin_console import bp, render_tab, run_action
+from irisrag.web.params import id_field, id_fields
 from irisrag.web.security import admin_required
 
 TAB = "users"
@@ -25,10 +26,10 @@ def _api_key_rows() -> dict:
 @bp.route("/api-keys", methods=["POST"])
 @admin_required
 def create_api_key():
-    user_id = request.form.get("user", type=int)
+    user_id = id_field(request.form, "user")
     if user_id is None:
         return render_tab(TAB, 400, api_key_error=_("Please choose a user."))
-    areas = [int(a) for a in request.form.getlist("areas") if a.isdigit()]
+    areas = id_fields(request.form, "areas")
     try:
         created = api_keys.create_key(user_id, name=request.form.get("name", ""), areas=areas)
     except IrisRagError as exc:
@@ -37,7 +38,7 @@ def create_api_key():
     return render_tab(TAB, message=_("API key created."), new_api_key=created.plain)
 
 
-@bp.route("/api-keys/<int:key_id>/revoke", methods=["POST"])
+@bp.route("/api-keys/<id:key_id>/revoke", methods=["POST"])
 @admin_required
 def revoke_api_key(key_id: int):
     return run_action(TAB, lambda: api_keys.revoke_key(key_id), _("API key revoked."))

@@ -1,6 +1,6 @@
 """Admin tab *Directory groups*: which LDAP/OIDC groups put people into which IrisRAG groups.
 
-A page of its own in the admin tab list (``admin_tabs.pages``, which registers the GET view);
+A page of its own in the admin tab list (``admin_pages.pages``, which registers the GET view);
 the form posts are registered here on the ``admin`` blueprint. Mappings from the settings are
 shown read-only.
 """
@@ -12,8 +12,9 @@ from flask_babel import gettext as _
 from irisrag.errors import IrisRagError
 from irisrag.models import Group
 from irisrag.services import external_accounts
-from irisrag.web.admin import bp
+from irisrag.web.admin_console import bp
 from irisrag.web.htmx import render
+from irisrag.web.params import id_field
 from irisrag.web.security import admin_required
 
 TAB = "directory"
@@ -38,13 +39,13 @@ def add_directory_group():
     form = request.form
     try:
         external_accounts.add_mapping(form.get("provider", ""), form.get("external_group", ""),
-                                      form.get("group", type=int), form.get("grants_admin") == "y")
+                                      id_field(form, "group"), form.get("grants_admin") == "y")
     except IrisRagError as exc:
         return _page(exc.status, error=exc.translated(_))
     return _page(message=_("Mapping saved. It applies at each member's next sign-in."))
 
 
-@bp.route("/directory-groups/<int:mapping_id>/delete", methods=["POST"])
+@bp.route("/directory-groups/<id:mapping_id>/delete", methods=["POST"])
 @admin_required
 def delete_directory_group(mapping_id: int):
     external_accounts.delete_mapping(mapping_id)

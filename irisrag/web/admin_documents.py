@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import current_app, redirect, render_template, request, url_for
@@ -17,15 +17,16 @@ from flask_babel import ngettext
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from irisrag.errors import IrisRagError, NotFound
-from irisrag.ingest.extract import SUPPORTED, supported_types_text
+from irisrag.ids import parse_ids
 from irisrag.ingest.stage import size_text
 from irisrag.services import coverage as coverage_service
 from irisrag.services import document_bulk, import_progress
 from irisrag.services import documents as document_service
-from irisrag.services.document_list import DocumentQuery, list_page
-from irisrag.web.admin import bp, render_tab
-from irisrag.web.htmx import is_htmx
+from irisrag.services.document_list import DocumentQuery
+from irisrag.web.admin_console import bp, render_tab, run_action
+from irisrag.web.htmx import is_htmx, respond
 from irisrag.web.logging import quiet
+from irisrag.web.params import id_field
 from irisrag.web.security import admin_required
 
 log = logging.getLogger(__name__)
@@ -42,19 +43,6 @@ class Outcome:
     message: str = ""
     detail: str = ""
     status: int = 200
-
-
-def documents_context() -> dict:
-    """Return what the documents tab shows (imports of dead workers are marked failed first)."""
-    document_service.mark_stale_failed()
-    page = list_page(DocumentQuery.from_args(request.args))
-    config = current_app.config
-    return {
-        "listing": page, "documents": page.documents, "area_filter": page.query.area, "keep": page.query.args(),
-        "poll": import_progress.poll([d.id for d in page.documents if d.is_running]), "outcomes": [], "entered": {}, "accept": ",".join(SUPPORTED),
-        "supported": supported_types_text(), "max_upload": size_text(config["MAX_UPLOAD_BYTES"]),
-        "volume_configured": bool(config["SRC_VOLUME_PATH"]),
-    }
 
 
 def _keep() -> dict:
@@ -113,7 +101,8 @@ def _act(action: Callable[[], Any], message: Callable[[Any], str], row: int | No
 @bp.route("/documents/upload", methods=["POST"])
 @admin_required
 def upload_documents():
-    area, entered = request.form.get("area", type=int), {"area": request.form.get("area", type=int)}
+    area = id_field(request.form, "area")
+    entered = {"area": area}
     files = [f for f in request.files.getlist("files") if f.filename]
     if area is None or not files:
         return _refuse(_("Please choose an area.") if area is None else _("Please choose at least one file."), entered)
@@ -125,7 +114,7 @@ def upload_documents():
 @bp.route("/documents/path", methods=["POST"])
 @admin_required
 def import_path_document():
-    area, path = request.form.get("area", type=int), request.form.get("path", "")
+    area, path = id_field(request.form, "area"), request.form.get("path", "")
     entered = {"area": area, "path": path}
     if area is None:
         return _refuse(_("Please choose an area."), entered)
@@ -136,15 +125,16 @@ def import_path_document():
 @bp.route("/documents/urls", methods=["POST"])
 @admin_required
 def import_url_documents():
-    area, text = request.form.get("area", type=int), request.form.get("urls", "")
+    area, text = id_field(request.form, "area"), request.form.get("urls", "")
     entered, urls = {"area": area, "urls": text}, [line.strip() for line in text.splitlines() if line.strip()]
     if area is None or not urls:
         return _refuse(_("Please choose an area.") if area is None else _("Please enter at least one web address."),
                        entered)
     if len(urls) > MAX_URL_LINES:
         return _refuse(_("Please enter at most %(num)d web addresses at once.", num=MAX_URL_LINES), entered)
-    return _show_outcomes(_import_each(((u, u) for u in urls),
-                                       lambda u: document_service.import_url(area, u)), entered)
+    outcomes = _import_each(((u, u) for u in urls), lambda u: document_service.import_url(area, u))
+    # the box keeps only what was refused (each named with its reason above): the queued ones are done
+    return _show_outcomes(outcomes, {**entered, "urls": "\n".join(o.label for o in outcomes if not o.ok)})
 
 
 @bp.errorhandler(RequestEntityTooLarge)
@@ -158,13 +148,13 @@ def upload_too_large(exc: RequestEntityTooLarge):
         message = _("Too many files at once (at most about %(num)d). Upload fewer files at once.", num=parts)
     if request.endpoint != "admin.upload_documents" or not is_htmx():
         return render_template("error.html", code=413, message=message), 413
-    html = render_template("admin/_upload_error.html", error=message)
-    return html, 413, {"HX-Retarget": "#upload-error", "HX-Reswap": "outerHTML"}
+    return respond(render_template("admin/_upload_error.html", error=message), 413, retarget="#upload-error",
+                   reswap="outerHTML")
 
 
 # --- one document, all documents ---------------------------------------------
 
-@bp.route("/documents/<int:document_id>/row")
+@bp.route("/documents/<id:document_id>/row")
 @quiet
 @admin_required
 def document_row(document_id: int):
@@ -173,8 +163,6 @@ def document_row(document_id: int):
         return render_tab(TAB)
     try:
         doc = document_service.get_document(document_id)
-        if doc.is_running and document_service.mark_stale_failed():
-            doc = document_service.get_document(document_id)
     except NotFound:
         return ""  # deleted meanwhile: the row disappears
     return render_template("admin/_document_row.html", d=doc, row_errors={}, keep=_keep())
@@ -187,8 +175,7 @@ def document_progress():
     """Return the overall bar and the asked-for rows (out of band): one poll per open tab, backing off."""
     if not is_htmx():
         return render_tab(TAB)
-    document_service.mark_stale_failed()
-    ids = [int(i) for i in request.args.get("ids", "").split(",") if i.isdigit()]
+    ids = parse_ids(request.args.get("ids", "").split(","))
     answer = import_progress.poll(ids, request.args.get("sig", ""), request.args.get("wait", 0.0, type=float))
     return render_template("admin/_progress_poll.html", poll=answer, keep=_keep(), row_errors={})
 
@@ -197,18 +184,28 @@ def document_progress():
 @admin_required
 def bulk_documents():
     """Delete, rebuild or move the selected documents; say how many, and which were refused and why."""
+    picked = set(parse_ids(request.form.getlist("ids")))  # still ticked afterwards
     try:
         ids = document_bulk.parse_ids(request.form.getlist("ids"))
-        result = document_bulk.apply(request.form.get("action", ""), ids, request.form.get("target", type=int))
+        result = document_bulk.apply(request.form.get("action", ""), ids, id_field(request.form, "target"))
     except IrisRagError as exc:
-        return render_tab(TAB, _visible(exc.status), error=exc.translated(_))
+        return render_tab(TAB, _visible(exc.status), bulk=BulkResult(error=exc.translated(_)), picked=picked)
     if not is_htmx():
         return redirect(url_for("admin.index", tab=TAB, **_keep()))
     refused = [Outcome(r.name, False, r.error.translated(_), r.error.detail) for r in result.refused]
     message = _bulk_message(request.form["action"], result.done) if result.done else None
     error = ngettext("%(num)d document was refused.", "%(num)d documents were refused.",
                      len(refused)) if refused else None
-    return render_tab(TAB, outcomes=refused, message=message, error=error)
+    return render_tab(TAB, bulk=BulkResult(message, error, refused), picked=picked)
+
+
+@dataclass(frozen=True)
+class BulkResult:
+    """What a bulk action did, shown next to the bulk bar (templates/admin/_bulk_result.html)."""
+
+    message: str | None = None
+    error: str | None = None
+    refused: list[Outcome] = field(default_factory=list)
 
 
 def _bulk_message(action: str, done: int) -> str:
@@ -219,17 +216,15 @@ def _bulk_message(action: str, done: int) -> str:
     return ngettext("%(num)d document moved.", "%(num)d documents moved.", done)
 
 
-@bp.route("/areas/<int:ident>/delete-with-documents", methods=["POST"])
+@bp.route("/areas/<id:ident>/delete-with-documents", methods=["POST"])
 @admin_required
 def delete_area_with_documents(ident: int):
     """Delete an area with its documents once its name is typed (the plain delete refuses while it holds any)."""
-    from irisrag.web.admin import run_action
-
     return run_action("areas", lambda: document_bulk.delete_area_with_documents(ident, request.form.get("confirm", "")),
                       _("Area deleted with its documents."), row=ident)
 
 
-@bp.route("/documents/<int:document_id>/rebuild", methods=["POST"])
+@bp.route("/documents/<id:document_id>/rebuild", methods=["POST"])
 @admin_required
 def rebuild_document(document_id: int):
     return _act(lambda: document_service.rebuild(document_id),
@@ -244,14 +239,14 @@ def rebuild_all_documents():
                                       "%(num)d documents queued for a rebuild.", len(docs)))
 
 
-@bp.route("/documents/<int:document_id>/cancel", methods=["POST"])
+@bp.route("/documents/<id:document_id>/cancel", methods=["POST"])
 @admin_required
 def cancel_document(document_id: int):
     return _act(lambda: document_service.cancel_import(document_id),
                 lambda doc: _("“%(name)s” cancelled; its old chunks stay.", name=doc.name), row=document_id)
 
 
-@bp.route("/documents/<int:document_id>/delete", methods=["POST"])
+@bp.route("/documents/<id:document_id>/delete", methods=["POST"])
 @admin_required
 def delete_document(document_id: int):
     return _act(lambda: document_service.delete_document(document_id),
@@ -264,7 +259,7 @@ def document_coverage():
     """Return the chunk coverage overview (loaded by the tab after it is shown)."""
     if not is_htmx():
         return render_tab(TAB)
-    area_filter = request.args.get("area", type=int)
+    area_filter = id_field(request.args, "area")
     try:
         rows, error = coverage_service.chunk_coverage(area_filter), None
     except IrisRagError as exc:

@@ -8,6 +8,7 @@ from irisrag.errors import IrisRagError
 from irisrag.models import Area, Document, User
 from irisrag.services import inspector
 from irisrag.web.htmx import render
+from irisrag.web.params import id_field, id_fields
 
 
 def _choices() -> dict:
@@ -21,16 +22,15 @@ def _choices() -> dict:
 def inspect_retrieval():
     args = request.args
     form = {"question": args.get("question", ""), "previous": args.get("previous", ""), "user": args.get("user", ""),
-            "document": args.get("document", type=int), "areas": args.getlist("areas", type=int)}
-    trace = reach = error = search = None
+            "document": id_field(args, "document"), "areas": id_fields(args, "areas")}
+    user, trace, reach, error, search = id_field(args, "user"), None, None, None, None
     try:
         search = inspector.search(form["question"], form["previous"]) if form["question"].strip() and form["previous"].strip() else None
         question = search.text if search else form["question"]
         if form["question"] and form["document"]:
-            trace = inspector.trace(question, form["document"], user_ident=int(form["user"])
-                                    if form["user"].isdigit() else None, area_idents=form["areas"])
-        if form["question"] and form["user"].isdigit():
-            reach = inspector.reach(question, int(form["user"]))
+            trace = inspector.trace(question, form["document"], user_ident=user, area_idents=form["areas"])
+        if form["question"] and user is not None:
+            reach = inspector.reach(question, user)
     except IrisRagError as exc:
         error = exc.translated(_)
     return render("admin/inspector.html", "admin/_inspector.html", status=400 if error else 200,

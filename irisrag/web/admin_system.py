@@ -12,7 +12,7 @@ from flask_babel import gettext as _
 from irisrag import components, llm_auto
 from irisrag.errors import IrisRagError
 from irisrag.services import system
-from irisrag.web.admin import bp
+from irisrag.web.admin_console import bp
 from irisrag.web.htmx import is_htmx, render
 from irisrag.web.security import admin_required
 
@@ -29,7 +29,7 @@ def show_system():
     return _page()
 
 
-@bp.route("/system/failed/<job_id>/requeue", methods=["POST"])
+@bp.route("/system/failed/<job_id:job_id>/requeue", methods=["POST"])
 @admin_required
 def requeue_failed_job(job_id: str):
     try:

@@ -1,10 +1,10 @@
-"""The admin console's pages, in one list: it builds the tab bar and registers each page's route.
+"""The admin console's five tabs: what each shows; the tab bar with the other pages is ``admin_pages``.
 
 The five SPEC tabs (users, groups, areas, links, documents) are swapped into the console
 by ``admin.show_tab`` and each reads only what it shows (``context``); the other pages
-(feedback, inspector, evaluations, system) have a view of their own, registered here under
-a fixed endpoint name. ``templates/admin/_tabnav.html`` renders ``admin_tabs`` (a context
-processor), so a new page is one entry in ``PAGES``.
+(feedback, inspector, evaluations, system) have a view of their own, registered by
+``admin_pages`` under a fixed endpoint name. ``templates/admin/_tabnav.html`` renders
+``admin_tabs`` (a context processor there), so a new page is one entry in ``admin_pages.pages``.
 """
 from __future__ import annotations
 
@@ -12,10 +12,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Blueprint, url_for
+from flask import current_app, request, url_for
 from flask_babel import lazy_gettext as _l
 
+from irisrag.ingest.extract import SUPPORTED, supported_types_text
+from irisrag.ingest.stage import size_text
 from irisrag.services import admin as admin_service
+from irisrag.services import import_progress
+from irisrag.services.document_list import DocumentQuery, list_page
 from irisrag.web import forms
 
 
@@ -70,9 +74,20 @@ def _links() -> dict:
     return {"data": data, "user_link_form": user_link, "area_link_form": area_link}
 
 
-def _documents() -> dict:
-    from irisrag.web.admin_documents import documents_context
+def documents_context() -> dict:
+    """Return what the documents tab shows."""
+    page = list_page(DocumentQuery.from_args(request.args))
+    config = current_app.config
+    return {
+        "listing": page, "documents": page.documents, "area_filter": page.query.area, "keep": page.query.args(),
+        "poll": import_progress.poll([d.id for d in page.documents if d.is_running]), "outcomes": [], "entered": {}, "bulk": None, "picked": set(),
+        "accept": ",".join(SUPPORTED),
+        "supported": supported_types_text(), "max_upload": size_text(config["MAX_UPLOAD_BYTES"]),
+        "volume_configured": bool(config["SRC_VOLUME_PATH"]),
+    }
 
+
+def _documents() -> dict:
     return {"data": admin_service.overview("areas"), **documents_context()}
 
 
@@ -84,33 +99,3 @@ CONSOLE = (
     Tab("documents", _l("RAG documents"), context=_documents),
 )
 BY_KEY = {t.key: t for t in CONSOLE}
-
-
-def pages() -> tuple[Tab, ...]:
-    """Return every admin page in tab-bar order: the console tabs, then the pages with views of their own."""
-    from irisrag.web import admin_directory, admin_evaluations, admin_feedback, admin_inspector, admin_system
-
-    return CONSOLE + (
-        Tab("feedback", _l("Feedback"), "admin.list_feedback", path="/feedback", view=admin_feedback.list_feedback),
-        Tab("directory", _l("Directory groups"), "admin.list_directory_groups", path="/directory-groups",
-            view=admin_directory.list_directory_groups),
-        Tab("inspector", _l("Retrieval inspector"), "admin.inspect_retrieval", path="/inspector",
-            view=admin_inspector.inspect_retrieval, fragment=False),
-        Tab("evaluations", _l("Evaluations"), "admin.list_evaluations", path="/evaluations",
-            view=admin_evaluations.list_evaluations),
-        Tab("system", _l("System"), "admin.show_system", path="/system", view=admin_system.show_system),
-    )
-
-
-def register(bp: Blueprint) -> None:
-    """Register the views of the pages that have their own, and give the templates the tab bar."""
-    from irisrag.web.security import admin_required
-
-    tabs = pages()
-    for tab in tabs:
-        if tab.view is not None:
-            blueprint, endpoint = tab.endpoint.split(".", 1)
-            if blueprint != bp.name:
-                raise ValueError(f"{tab.endpoint} is not an endpoint of {bp.name}")
-            bp.add_url_rule(tab.path, endpoint, admin_required(tab.view))
-    bp.context_processor(lambda: {"admin_tabs": tabs})

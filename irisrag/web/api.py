@@ -16,10 +16,12 @@ from werkzeug.exceptions import HTTPException
 
 from irisrag.errors import IrisRagError, NotFound, ValidationError
 from irisrag.i18n import N_, english_stored
+from irisrag.ids import parse_id, parse_int
 from irisrag.models import Area, Document
 from irisrag.rag.followup import PreviousTurn
 from irisrag.services import api as api_service
 from irisrag.services import asking
+from irisrag.services.answer_json import answer_json
 from irisrag.web import openapi, stream
 from irisrag.web.api_auth import current_key, key_required
 
@@ -100,19 +102,19 @@ def create_document():
     return response
 
 
-@bp.get("/documents/<int:document_id>")
+@bp.get("/documents/<id:document_id>")
 @key_required
 def show_document(document_id: int):
     return jsonify(_document(api_service.get_document(current_key(), document_id)))
 
 
-@bp.post("/documents/<int:document_id>/cancel")
+@bp.post("/documents/<id:document_id>/cancel")
 @key_required
 def cancel_document(document_id: int):
     return jsonify(_document(api_service.cancel_import(current_key(), document_id)))
 
 
-@bp.get("/documents/<int:document_id>/content")
+@bp.get("/documents/<id:document_id>/content")
 @key_required
 def document_content(document_id: int):
     from irisrag.services import viewer
@@ -233,7 +235,7 @@ def _area_ref(value: Any) -> int | str | None:
         raise ValidationError(N_("area must be an area id or name."), field="area")
     if isinstance(value, str):
         value = value.strip()
-        return int(value) if value.isdigit() else (value or None)
+        return parse_id(value) or value or None  # digits beyond an id's range are a name nobody has
     return value
 
 
@@ -241,9 +243,10 @@ def _int_arg(name: str, default: int) -> int:
     raw = request.args.get(name)
     if raw is None or raw == "":
         return default
-    if not raw.isdigit():
+    value = parse_int(raw)
+    if value is None:
         raise ValidationError(N_("%(field)s must be a whole number."), field=name, params={"field": name})
-    return int(raw)
+    return value
 
 
 # --- output ---------------------------------------------------------------------
@@ -291,28 +294,5 @@ def _retrieval(found: asking.Retrieved) -> dict[str, Any]:
             "documents": [_document_ref(d) for d in found.documents.values()], "timings": _timings(found.timings)}
 
 
-def _citation(citation: Any) -> Any:
-    from dataclasses import asdict, is_dataclass
-
-    return asdict(citation) if is_dataclass(citation) else citation
-
-
-def _answer(result) -> dict[str, Any]:
-    return {
-        "question": result.question, "areas": list(result.area_ids), "status": result.status,
-        "search_query": result.search_query or result.question,
-        "answer": result.answer_text, "llm": result.llm, "extractive": result.extractive,
-        "notice": result.notice, "error": english_stored(result.error) or None,
-        "error_detail": result.error_detail if current_key().is_admin else None,
-        "citations": [_citation(c) for c in getattr(result, "citations", ())],
-        "context": [{"position": c.position, "document_id": c.document_id, "area_id": c.area_id,
-                     "chunk_index": c.chunk_index, "page": c.page, "score": c.score} for c in result.context],
-        "sources": [{"document_id": s.document_id, "name": s.name, "area": {"id": s.area_id, "name": s.area_name},
-                     "source_url": s.source_url, "original_path": s.original_path, "score": s.score,
-                     "passages": [{"chunk_index": p.chunk_index, "page": p.page, "score": p.score, "text": p.text}
-                                  for p in s.passages]} for s in result.sources],
-        "nearest": [{"document_id": s.document_id, "name": s.name, "area": {"id": s.area_id, "name": s.area_name},
-                     "source_url": s.source_url, "original_path": s.original_path, "score": s.score,
-                     "chunk_index": s.chunk} for s in getattr(result, "nearest", ())],
-        "timings": _timings(result.timings),
-    }
+def _answer(result: asking.AskResult) -> dict[str, Any]:
+    return answer_json(result, admin=current_key().is_admin)

@@ -8,6 +8,7 @@ from flask import g, jsonify, request
 
 from irisrag.services import api_keys
 from irisrag.services.api_keys import KeyPrincipal
+from irisrag.web.input_guard import refuse_nul
 
 log = logging.getLogger(__name__)
 HEADER = "X-API-Key"
@@ -34,6 +35,7 @@ def key_required(view):
             log.info("api_key_rejected path=%s address=%s", request.path, request.remote_addr)
             return unauthorized("The API key is not valid (unknown, revoked, or its account is deactivated).")
         g.api_key = principal
+        refuse_nul()  # the input of a key-authenticated request only (see input_guard)
         return view(*args, **kwargs)
 
     return wrapper

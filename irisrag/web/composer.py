@@ -1,12 +1,13 @@
 """What the dashboard and the conversation pages share: the composer's choices, the page context, an answered turn."""
 from __future__ import annotations
 
-from flask import make_response, redirect, render_template, request, session, url_for
+from flask import redirect, render_template, request, session, url_for
 from flask_login import current_user
 
+from irisrag.rag.answer_types import AskResult
 from irisrag.services import access, conversations
-from irisrag.services.answer_views import AskResult
-from irisrag.web.htmx import is_htmx
+from irisrag.web.htmx import is_htmx, respond
+from irisrag.web.params import id_fields
 
 
 def selected(permitted: access.Permitted) -> list[int]:
@@ -19,7 +20,7 @@ def selected(permitted: access.Permitted) -> list[int]:
 
 def remember_choices(permitted: access.Permitted) -> tuple[list[int], bool]:
     """Return the requested areas and the sources switch of the form, remembered for the next visit."""
-    requested = [int(a) for a in request.form.getlist("areas") if a.isdigit()]
+    requested = id_fields(request.form, "areas")
     show_sources = request.form.get("show_sources") == "on"
     session["areas"] = permitted.select(requested)
     session["show_sources"] = show_sources
@@ -63,14 +64,13 @@ def answered(result: AskResult, conversation_id: int | None):
     if not is_htmx():
         cid = conversations.conversation_of(current_user.id, result.question_id)
         return redirect(url_for("conversations.show", conversation_id=cid, _anchor=f"t{result.question_id}"), 303)
-    response = make_response(turn_html(result, show_sources=show_sources))
-    response.vary.add("HX-Request")
+    hx = {}
     if result.question_id is not None:
-        response.headers["HX-Trigger"] = "conversations-changed"
+        hx["trigger"] = "conversations-changed"
         if conversation_id is None:
             cid = conversations.conversation_of(current_user.id, result.question_id)
-            response.headers["HX-Push-Url"] = url_for("conversations.show", conversation_id=cid)
-    return response
+            hx["push_url"] = url_for("conversations.show", conversation_id=cid)
+    return respond(turn_html(result, show_sources=show_sources), **hx)
 
 
 def _page_with(result: AskResult, conversation_id: int | None):

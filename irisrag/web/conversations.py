@@ -12,7 +12,8 @@ from flask_login import current_user
 from irisrag.errors import ValidationError
 from irisrag.services import access, asking, conversations, history
 from irisrag.web import composer, stream
-from irisrag.web.htmx import is_htmx, render
+from irisrag.web.htmx import client_redirect, is_htmx, render
+from irisrag.web.params import int_field
 from irisrag.web.security import user_required
 
 bp = Blueprint("conversations", __name__)
@@ -21,13 +22,13 @@ bp = Blueprint("conversations", __name__)
 @bp.route("/c")
 @user_required
 def index():
-    listing = conversations.listing(current_user.id, request.args.get("q", ""), request.args.get("page", 1, type=int))
+    listing = conversations.listing(current_user.id, request.args.get("q", ""), int_field(request.args, "page", 1, minimum=1))
     fragment = "conversations/_items.html" if listing.page > 1 else "conversations/_list.html"
     return render("conversations/index.html", fragment,
                   **composer.page_context(listing=listing, retention_days=history.retention_days()))
 
 
-@bp.route("/c/<int:conversation_id>")
+@bp.route("/c/<id:conversation_id>")
 @user_required
 def show(conversation_id: int):
     thread = conversations.thread(current_user.id, conversation_id)
@@ -35,7 +36,7 @@ def show(conversation_id: int):
                   **composer.page_context(thread=thread))
 
 
-@bp.route("/c/<int:conversation_id>/ask", methods=["POST"])
+@bp.route("/c/<id:conversation_id>/ask", methods=["POST"])
 @user_required
 def ask(conversation_id: int):
     previous = conversations.previous_turns(current_user.id, conversation_id)  # 404 for another user's id
@@ -46,7 +47,7 @@ def ask(conversation_id: int):
     return composer.answered(result, conversation_id)
 
 
-@bp.route("/c/<int:conversation_id>/ask/stream", methods=["POST"])
+@bp.route("/c/<id:conversation_id>/ask/stream", methods=["POST"])
 @user_required
 def ask_stream(conversation_id: int):
     """Answer a follow-up as server-sent events (see ``web.stream``)."""
@@ -58,7 +59,7 @@ def ask_stream(conversation_id: int):
     return stream.event_response(stream.dashboard_events(events, show_sources=show_sources))
 
 
-@bp.route("/c/<int:conversation_id>/rename", methods=["POST"])
+@bp.route("/c/<id:conversation_id>/rename", methods=["POST"])
 @user_required
 def rename(conversation_id: int):
     try:
@@ -69,17 +70,15 @@ def rename(conversation_id: int):
                       **composer.page_context(thread=thread, title_error=exc.translated(gettext)))
     if not is_htmx():
         return redirect(url_for("conversations.show", conversation_id=row.id), 303)
-    response = render("conversations/show.html", "conversations/_head.html",
-                      thread=conversations.thread(current_user.id, row.id), renamed=True)
-    response.headers["HX-Trigger"] = "conversations-changed"
-    return response
+    return render("conversations/show.html", "conversations/_head.html", hx={"trigger": "conversations-changed"},
+                  thread=conversations.thread(current_user.id, row.id), renamed=True)
 
 
-@bp.route("/c/<int:conversation_id>/delete", methods=["POST"])
+@bp.route("/c/<id:conversation_id>/delete", methods=["POST"])
 @user_required
 def delete(conversation_id: int):
     conversations.delete(current_user.id, conversation_id)
     target = url_for("dashboard.index")
     if is_htmx():
-        return "", 204, {"HX-Redirect": target}
+        return client_redirect(target, 204)
     return redirect(target, 303)

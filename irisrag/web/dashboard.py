@@ -48,7 +48,7 @@ def show_history():
     return redirect(url_for("conversations.index"), 301)
 
 
-@bp.route("/feedback/<int:question_id>", methods=["POST"])
+@bp.route("/feedback/<id:question_id>", methods=["POST"])
 @user_required
 def give_feedback(question_id: int):
     rating, comment = request.form.get("rating"), request.form.get("comment", "")

@@ -7,6 +7,7 @@ from flask import Flask, jsonify, render_template, request
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from peewee import InterfaceError, OperationalError
+from werkzeug.exceptions import HTTPException
 
 from irisrag.errors import IrisRagError
 from irisrag.i18n import N_
@@ -26,6 +27,18 @@ HTTP_MESSAGES = {
     429: N_("Too many requests. Please wait a moment and try again."),
     500: INTERNAL_ERROR,
 }
+# The HTTP reason phrases, in the user's language (werkzeug's own pages are English only).
+REASONS = {
+    400: N_("Bad request"), 401: N_("Not signed in"), 403: N_("Forbidden"), 404: N_("Not found"),
+    405: N_("Not allowed"), 409: N_("Conflict"), 410: N_("Gone"), 413: N_("Too large"),
+    415: N_("Unsupported file type"), 422: N_("Cannot be processed"), 429: N_("Too many requests"),
+    500: N_("Internal error"), 502: N_("Bad gateway"), 503: N_("Service unavailable"), 504: N_("Gateway timeout"),
+}
+
+
+def reason(code: int) -> str:
+    """Return the HTTP reason phrase of a status code in the user's language ('' when unknown)."""
+    return gettext(REASONS[code]) if code in REASONS else ""
 
 
 def _page(code: int, message: str):
@@ -33,7 +46,7 @@ def _page(code: int, message: str):
     from irisrag.web.htmx import is_htmx
 
     template = "_error.html" if is_htmx() else "error.html"
-    return render_template(template, code=code, message=message), code
+    return render_template(template, code=code, reason=reason(code), message=message), code
 
 
 def _wants_json() -> bool:
@@ -76,6 +89,7 @@ def init_app(app: Flask) -> None:
 
     for code in (400, 403, 404, 405, 413, 429, 500):
         app.register_error_handler(code, _http_error)
+    app.register_error_handler(HTTPException, _http_error)  # every other code: a page in the user's language
 
 
 def _http_error(exc):
@@ -86,4 +100,6 @@ def _http_error(exc):
         message = INTERNAL_ERROR
     if _wants_json():
         return jsonify(error={"code": str(code), "message": message}), code
+    if code not in HTTP_MESSAGES and code != 500:
+        return _page(code, reason(code) or str(message))
     return _page(code, gettext(HTTP_MESSAGES.get(code, INTERNAL_ERROR)))

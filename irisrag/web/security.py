@@ -13,7 +13,9 @@ from urllib.parse import urlparse
 from flask import Flask, g, redirect, request, session, url_for
 from flask_login import LoginManager, UserMixin, current_user, login_user, logout_user
 
+from irisrag.ids import parse_id
 from irisrag.models import User
+from irisrag.web.htmx import client_redirect, current_url, htmx
 
 login_manager = LoginManager()
 ADMIN_KEY = "admin_auth"
@@ -39,9 +41,10 @@ def _load(token: str | None, column: str) -> User | None:
     if not token or ":" not in token:
         return None
     ident, secret = token.split(":", 1)
-    if not ident.isdigit():
+    user_id = parse_id(ident)
+    if user_id is None:
         return None
-    user = User.get_or_none(User.id == int(ident))
+    user = User.get_or_none(User.id == user_id)
     if user is None or not user.is_active or getattr(user, column) != secret:
         return None
     return user
@@ -99,17 +102,14 @@ def current_admin() -> User | None:
 def _deny(login_endpoint: str):
     if request.method != "GET":
         return session_expired(login_endpoint)
-    if request.headers.get("HX-Request"):
-        response = redirect(url_for(login_endpoint))
-        response.status_code = 401
-        response.headers["HX-Redirect"] = url_for(login_endpoint)
-        return response
+    if htmx:
+        return client_redirect(url_for(login_endpoint), 401)
     return redirect(url_for(login_endpoint, next=request.full_path))
 
 
 def _page_of_the_form() -> str | None:
     """Return the local path of the page a POST came from (htmx's HX-Current-URL, else the Referer)."""
-    url = urlparse(request.headers.get("HX-Current-URL") or request.referrer or "")
+    url = urlparse(current_url() or request.referrer or "")
     if url.netloc != request.host or not url.path.startswith("/") or any(ord(c) < 32 for c in url.path):
         return None
     return url.path + (f"?{url.query}" if url.query else "")
@@ -122,11 +122,8 @@ def session_expired(login_endpoint: str):
     in sessionStorage and puts it back there. htmx and the stream get 401 with HX-Redirect.
     """
     target = url_for(login_endpoint, expired=1, next=_page_of_the_form())
-    if request.headers.get("HX-Request"):
-        response = redirect(target)
-        response.status_code = 401
-        response.headers["HX-Redirect"] = target
-        return response
+    if htmx:
+        return client_redirect(target, 401)
     return redirect(target)
 
 

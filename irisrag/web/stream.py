@@ -7,7 +7,7 @@ native ``EventSource`` can only GET, which would need a server-side pending ques
 
 Dashboard events carry HTML, rendered and sanitised here: ``sources`` (a pending turn of
 the thread: the question, an empty answer, the sources), ``token`` (the answer so far,
-``rag.answer.to_html`` of the partial Markdown, at most every ``TOKEN_INTERVAL`` seconds),
+``rag.render.to_html`` of the partial Markdown, at most every ``TOKEN_INTERVAL`` seconds),
 then ``done`` or ``error`` (the final turn, citations linked, with its conversation's URLs). API events carry JSON (see ``openapi.py``).
 
 When the client stops or goes away, the WSGI server's write fails and it closes this
@@ -25,9 +25,10 @@ from flask import Response, render_template, stream_with_context
 from flask_babel import gettext
 
 from irisrag.i18n import N_
-from irisrag.rag.answer import to_html
-from irisrag.services.answer_views import AskResult
-from irisrag.services.asking import Done, Error, Event, Sources, Token
+from irisrag.rag.answer import Token
+from irisrag.rag.answer_types import AskResult
+from irisrag.rag.answering import Done, Error, Event, Sources
+from irisrag.rag.render import to_html
 from irisrag.web import composer
 
 log = logging.getLogger(__name__)

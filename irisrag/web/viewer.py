@@ -1,8 +1,8 @@
 """Blueprint ``viewer``: a cited document for a user who may read its area (404 for everybody else).
 
 ``/documents/<id>[?chunk=n]``: a PDF opens inline at the chunk's page (a redirect to its file
-with ``#page=N``); any other kind is shown as indexed text with chunk n highlighted
-(``#chunk-n`` scrolls to it, no script). ``/documents/<id>/file``: the staged file itself,
+with ``#page=N``); any other kind is shown as indexed text with chunk n highlighted (Markdown
+and HTML as extracted rendered as safe Markdown; static/app.js scrolls to the cited chunk). ``/documents/<id>/file``: the staged file itself,
 PDFs inline, everything else as an attachment, always with a safe file name.
 """
 from __future__ import annotations
@@ -13,17 +13,18 @@ from flask_login import current_user
 from irisrag.rag.lexical import terms
 from irisrag.rag.sources import highlight
 from irisrag.services import viewer
+from irisrag.web import document_markdown
+from irisrag.web.params import int_field
 from irisrag.web.security import user_required
 
 bp = Blueprint("viewer", __name__)
 
 
 def _chunk() -> int | None:
-    value = request.args.get("chunk", "")
-    return int(value) if value.isdigit() else None
+    return int_field(request.args, "chunk")
 
 
-@bp.get("/documents/<int:document_id>")
+@bp.get("/documents/<id:document_id>")
 @user_required
 def show_document(document_id: int):
     chunk = _chunk()
@@ -49,10 +50,22 @@ def file_response(doc) -> Response:
     return response
 
 
-@bp.get("/documents/<int:document_id>/file")
+@bp.get("/documents/<id:document_id>/file")
 @user_required
 def document_file(document_id: int):
     return file_response(viewer.for_user(current_user.id, document_id))
+
+
+@bp.app_template_filter("document_markdown")
+def markdown_filter(text: str):
+    """Render a stored Markdown segment as safe HTML (see web/document_markdown.py)."""
+    return document_markdown.render(text)
+
+
+@bp.app_template_global("renders_markdown")
+def renders_markdown(doc) -> bool:
+    """Say whether the viewer shows this document as rendered Markdown."""
+    return document_markdown.is_markdown(doc.kind or "", doc.name)
 
 
 @bp.app_template_filter("passage_segments")

@@ -52,6 +52,8 @@ class Page:
     status: str = "extractive"    # the answer's status after asking (LLM none: extractive)
     dark: bool = False            # shown in dark mode (prefers-color-scheme: dark)
     question: str = QUESTION      # what is asked when ``ask``
+    width: int = 0                # a window this wide before axe runs (390: a phone; 0: the default)
+    bulk: bool = False            # tick every document and move them in bulk (the result under the bar)
 
 
 ADMIN_TABS = ("users", "groups", "areas", "links", "documents")
@@ -81,6 +83,13 @@ PAGES = [
          "&user={user}&document={document}", "admin"),
     Page("admin-inspector-bridge-dark", "/admin/inspector?question=How+is+the+collector+restarted+after+a+change"
          "&user={user}&document={document}", "admin", dark=True, settings={"LANGUAGE": "de"}),  # and in German
+    # issue 39: the highlighted passage, the bulk result under the bar, admin tables stacked on a phone
+    Page("document-cited-dark", "/documents/{document}?chunk=0", "user", dark=True, settings={"LANGUAGE": "de"}),
+    Page("admin-documents-bulk-result", "/admin?tab=documents", "admin", bulk=True, settings={"LANGUAGE": "de"}),
+    *(Page(f"admin-{tab}-phone", f"/admin?tab={tab}", "admin", width=390, settings={"LANGUAGE": "de"})
+      for tab in ("users", "documents")),
+    Page("admin-system-phone-dark", "/admin/system", "admin", width=390, dark=True, settings={"LANGUAGE": "de"}),
+    Page("error-404-de", "/gibt-es-nicht", "user", settings={"LANGUAGE": "de"}),  # the reason named in German
 ]
 
 
@@ -107,6 +116,7 @@ def _site(tmp_path, database_url, redis_url, settings: dict):
     app = make_app(tmp_path, database_url, redis_url, **{"LLM": "none", **settings})
     with app.app_context(), db.connection_context():
         admin_service.create_named(Area, "Betrieb")
+        admin_service.create_named(Area, "Archiv")
         admin_service.create_named(Group, "Leser")
         user = admin_service.create_user("erika", "erikapassword")
         admin_service.create_user("root", "rootpassword", is_admin=True)
@@ -143,9 +153,17 @@ def _open(page, base: str, ids: dict, spec: Page) -> None:
         page.fill("#question", spec.question)
         page.click("#composer button[type=submit]")
         page.wait_for_selector(f"#turns .answer-card[data-status={spec.status}]")
+    if spec.width:
+        page.set_viewport_size({"width": spec.width, "height": 844})
     if spec.url:
         page.goto(spec.url.format(here=page.url) if spec.url == "{here}" else base + spec.url.format(**ids))
     page.wait_for_load_state("networkidle")
+    if spec.bulk:
+        page.check("#pick-all")
+        page.select_option("#bulk-action", "move")
+        page.select_option("#bulk-target", label="Archiv")
+        page.click("#bulk-form button[type=submit]")
+        page.wait_for_selector("#bulk-message")
 
 
 @pytest.mark.parametrize("site", PAGES, ids=[p.name for p in PAGES], indirect=True)

@@ -100,7 +100,7 @@ def test_browser_150_imports_poll_once_per_tab_and_move_in_bulk(german, live_ser
     page.select_option("#bulk-action", "move")
     page.select_option("#bulk-target", str(archive.id))
     page.click("#bulk-form button[type=submit]")
-    page.wait_for_selector("#message:has-text('50 Dokumente verschoben.')")
+    page.wait_for_selector("#bulk-message:has-text('50 Dokumente verschoben.')")  # next to the bulk bar
     with app.app_context(), db.connection_context():
         assert Document.select().where(Document.area == archive.id).count() == 50
     page.fill("#filter-q", "kapitel-12")

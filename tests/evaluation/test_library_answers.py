@@ -11,7 +11,7 @@ import pytest
 
 from irisrag.evaluation import library, library_answers
 from irisrag.evaluation.library import Question
-from irisrag.services.answer_views import EXTRACTIVE, NO_CONTEXT_FOUND, AskResult, CitationView, SourceView
+from irisrag.rag.answer_types import EXTRACTIVE, NO_CONTEXT_FOUND, AskResult, CitationView, SourceView
 from tests.conftest import make_app
 
 ROOT = Path(__file__).resolve().parents[2] / "eval" / "real-de"
@@ -38,22 +38,22 @@ def test_library_answers_on_a_fixed_subset_hold_todays_values(tmp_path, database
     assert data["median_answer_chars"] <= MOST_CHARS, measured
 
 
-def _result(html: str, status: str = EXTRACTIVE, sources=(), cited=()) -> AskResult:
-    return AskResult("?", (1,), status, answer_text=html, answer_html=html,
+def _result(markdown: str, status: str = EXTRACTIVE, sources=(), cited=()) -> AskResult:
+    return AskResult("?", (1,), status, answer_text=markdown, shown_text=markdown,
                      sources=tuple(SourceView(i, f"doc{i}", 1, "a", None, None, 1.0, ()) for i in sources),
                      citations=tuple(CitationView(n, "c", i, 0, "", None, 1, f"doc{i}", "…") for n, i in enumerate(cited, 1)))
 
 
 def test_library_answers_score_right_clean_refused_and_uncited():
     question = Question("q", "Wer leitet die Buchhaltung?", ("Sabine Krüger",), "staff.csv", "csv")
-    right = library_answers.score_result(_result("<p>Leiterin ist Sabine  KRÜGER [1].</p>", sources=(1,), cited=(1,)),
+    right = library_answers.score_result(_result("Leiterin ist Sabine  KRÜGER [1].", sources=(1,), cited=(1,)),
                                          question, library_answers.ANSWERABLE)
     assert right.right and right.clean and not right.uncited_sources and not right.refused
-    raw = library_answers.score_result(_result("<p>Sabine Krüger;Buchhaltung</p><p>&lt;name&gt;x&lt;/name&gt;</p>",
+    raw = library_answers.score_result(_result("Sabine Krüger;Buchhaltung\n\n&lt;name&gt;x&lt;/name&gt;",
                                                sources=(1, 2), cited=(1,)), question, library_answers.ANSWERABLE)
     assert raw.right and not raw.clean and raw.problems == ("tags",) and raw.uncited_sources
-    wrong = library_answers.score_result(_result("<p>Die Kantine öffnet um 11:30 Uhr.</p><p>Die Kantine öffnet um "
-                                                 "11:30 Uhr.</p>"), question, library_answers.ANSWERABLE)
+    wrong = library_answers.score_result(_result("Die Kantine öffnet um 11:30 Uhr.\n\nDie Kantine öffnet um "
+                                                 "11:30 Uhr."), question, library_answers.ANSWERABLE)
     assert not wrong.right and wrong.clean and wrong.duplicates
     refused = library_answers.score_result(_result("", NO_CONTEXT_FOUND), Question("o", "Wie hoch ist die Zugspitze?"),
                                            library_answers.OFFTOPIC)

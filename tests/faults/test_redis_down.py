@@ -23,6 +23,7 @@ from redis.exceptions import RedisError
 
 from irisrag import components
 from irisrag.extensions import db
+from irisrag.jobs.import_checks import fail_stopped_imports
 from irisrag.localredis import bundled_command
 from irisrag.models import Document
 from irisrag.services import admin as admin_service
@@ -155,7 +156,7 @@ def test_redis_going_away_and_coming_back_while_the_app_runs(tmp_path, database_
         redis.wait(10)
 
 
-def test_redis_lost_jobs_are_failed_instead_of_queued_for_ever(tmp_path, database_url, redis_url, monkeypatch):
+def test_redis_lost_jobs_are_failed_instead_of_queued_for_ever(tmp_path, database_url, redis_url):
     app = make_app(tmp_path, database_url, redis_url, IMPORT_STALE_SECONDS=1)
     seed_library(app)
     _user, admin, _key = clients(app)
@@ -168,11 +169,11 @@ def test_redis_lost_jobs_are_failed_instead_of_queued_for_ever(tmp_path, databas
         for key in queue.connection.scan_iter(f"irisrag:{queue.name}:doc-job:{lost.id}"):
             queue.connection.delete(key)
     time.sleep(1.2)
-    monkeypatch.setattr(document_service, "_last_lost_check", None)
+    with app.app_context(), db.connection_context():
+        assert fail_stopped_imports() == 1  # the worker's sweep
     html = admin.get("/admin/tab/documents", headers=HX).get_data(as_text=True)
     assert "lost from the queue" in html
     assert statuses(app) == {**statuses(app), "verloren.md": "failed", "wartet.md": "queued"}
-    monkeypatch.setattr(document_service, "_last_lost_check", None)
     resp = post(admin, f"/admin/documents/{lost.id}/rebuild")  # retry puts it back with a new job
     assert resp.status_code == 200 and statuses(app)["verloren.md"] == "queued"
     assert kept.id != lost.id

@@ -11,6 +11,7 @@ from irisrag.errors import ExtractionError
 from irisrag.ingest import office_zip
 from irisrag.ingest.chunk import chunk_pages
 from irisrag.ingest.extract import extract, iter_pages, kind_for
+from irisrag.ingest.records import parse_records
 
 from .office_samples import ROWS, WRITERS, write_zip_bomb_docx
 
@@ -36,17 +37,22 @@ def test_pptx_slides_are_pages_with_their_notes(tmp_path):
 
 @pytest.mark.parametrize("kind", ["xlsx", "ods"])
 def test_spreadsheet_sheets_carry_their_header_row_atop_every_chunk(tmp_path, kind):
+    # Issue 37: every row is a record of the sheet's table, its cells named by the header row.
     pages = extract(sample(tmp_path, kind)).pages
-    first = pages[0]
-    assert first.number == 1 and first.header == "# Pakete\nNr | Name | Beschreibung"
-    chunks = list(chunk_pages([first], 400, 80))
+    sheet = [p for p in pages if p.number == 1]
+    assert sheet and all(p.records and p.header is None for p in sheet)
+    chunks = list(chunk_pages(sheet, 400, 80))
     assert len(chunks) > 10
-    assert all(c.text.startswith("# Pakete\nNr | Name | Beschreibung\n") for c in chunks)
-    rows = [line for c in chunks for line in c.text.splitlines()[2:]]
-    assert rows == [" | ".join(str(v) for v in row) for row in ROWS]
+    assert all(c.text.startswith("# Pakete\nNr: ") for c in chunks)
+    records = [parse_records(c.text) for c in chunks]
+    assert {r.table for r in records} == {"Pakete"}
+    rows = [fields for r in records for fields in r.records]
+    assert rows == [tuple(zip(("Nr", "Name", "Beschreibung"), (str(v) for v in row), strict=True)) for row in ROWS]
     if kind == "xlsx":
-        assert pages[1].number == 2 and pages[1].header == "# Versionen\nVersion | Codename"
-        assert pages[1].text == "12 | bookworm"
+        [second] = [p for p in pages if p.number == 2]
+        assert second.records[0].table == "Versionen"
+        assert second.records[0].fields == (("Version", "12"), ("Codename", "bookworm"))
+        assert second.text == "# Versionen\nVersion: 12\nCodename: bookworm"
 
 
 def test_odt_keeps_headings_and_paragraphs(tmp_path):
@@ -113,3 +119,34 @@ def test_zip_bomb_disguised_as_docx_is_refused_quickly_and_small(tmp_path):
     assert caught.value.message == office_zip.BOMB and "word/document.xml" in caught.value.detail
     assert time.monotonic() - started < 2
     assert (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024 < 50
+
+
+def _docx_with_text(source, path, text: str):
+    """Copy a DOCX with its first paragraph's text replaced (one text node of any size)."""
+    with zipfile.ZipFile(source) as original, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as copy:
+        for item in original.infolist():
+            data = original.read(item.filename)
+            if item.filename == "word/document.xml":
+                data = data.replace(b"Paketverwaltung", text.encode(), 1)
+            copy.writestr(item, data)
+    return path
+
+
+def test_docx_with_a_text_node_past_the_parser_limit_is_too_large_not_damaged(tmp_path):
+    import random
+    import string
+
+    source = sample(tmp_path, "docx")
+    assert b"Paketverwaltung" in zipfile.ZipFile(source).read("word/document.xml")
+    words = random.Random(7).choices(string.ascii_letters + " ", k=10_500_000)  # lxml's limit: 10 MB a text node
+    path = _docx_with_text(source, tmp_path / "riesig.docx", "".join(words))
+    with pytest.raises(ExtractionError) as caught:
+        extract(path)
+    assert caught.value.message == office_zip.TOO_LARGE and "Text node too long" in caught.value.detail
+
+
+def test_docx_with_broken_xml_is_still_damaged(tmp_path):
+    path = _docx_with_text(sample(tmp_path, "docx"), tmp_path / "kaputt.docx", "<w:t><unclosed")
+    with pytest.raises(ExtractionError) as caught:
+        extract(path)
+    assert caught.value.message == office_zip.DAMAGED

@@ -1,4 +1,4 @@
-"""Structure that must survive extraction: DocBook headings in HTML, the header line of every CSV chunk."""
+"""Structure that must survive extraction: DocBook headings in HTML, the table and field names of every CSV chunk."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,6 +7,7 @@ from irisrag.ingest.chunk import chunk_pages
 from irisrag.ingest.extract import extract, iter_pages
 from irisrag.ingest.extract_html import extract_html_text
 from irisrag.ingest.pages import Page
+from irisrag.ingest.records import parse_records
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 ITEM = "<li class='listitem'><p>Ein Punkt über Paketquellen und ihre Pflege im Alltag.</p>{}</li>"
@@ -42,18 +43,21 @@ def test_the_fixture_docbook_page_keeps_its_heading():
     assert extract(FIXTURES / "sample.html").text.startswith("# Vorwort")
 
 
-def test_every_csv_chunk_starts_with_the_header(tmp_path):
-    rows = [f"{n};Paket-{n};Beschreibung des Pakets Nummer {n}, mit etwas Text dazu" for n in range(1, 200)]
+def test_every_csv_chunk_starts_with_the_table_and_names_each_field(tmp_path):
+    # Issue 37: a row is a record, "field: value" a line under the table's name (irisrag.ingest.records).
+    rows = [(str(n), f"Paket-{n}", f"Beschreibung des Pakets Nummer {n}, mit etwas Text dazu") for n in range(1, 200)]
     path = tmp_path / "pakete.csv"
-    path.write_text("Nr;Name;Beschreibung\n" + "\n".join(rows) + "\n", encoding="utf-8")
-    [page] = list(iter_pages(path))
-    chunks = list(chunk_pages([page], 300, 60))
+    path.write_text("Nr;Name;Beschreibung\n" + "\n".join(";".join(row) for row in rows) + "\n", encoding="utf-8")
+    chunks = list(chunk_pages(iter_pages(path), 300, 60))
     assert len(chunks) > 20 and [c.index for c in chunks] == list(range(len(chunks)))
+    kept = []
     for chunk in chunks:
-        assert chunk.text.startswith("Nr;Name;Beschreibung\n") and len(chunk.text) <= 300
-        assert all(line.count(";") == 2 for line in chunk.text.splitlines())  # whole rows only
-    kept = [line for c in chunks for line in c.text.splitlines()[1:]]
-    assert kept == rows  # every row once, in order
+        assert chunk.text.startswith("# pakete\nNr: ") and len(chunk.text) <= 300
+        parsed = parse_records(chunk.text)
+        assert parsed.table == "pakete"
+        assert all([name for name, _ in fields] == ["Nr", "Name", "Beschreibung"] for fields in parsed.records)
+        kept += [tuple(value for _, value in fields) for fields in parsed.records]
+    assert kept == rows  # every row once, whole, in order
 
 
 def test_table_page_between_text_pages_keeps_indices_and_pages():

@@ -81,3 +81,102 @@ def test_damaged_image_fails_clearly(tmp_path, tesseract):
     with pytest.raises(ExtractionError) as caught:
         extract(path)
     assert caught.value.message == ocr.UNREADABLE
+
+
+# --- the OCR budget of one document (MAX_OCR_PAGES, MAX_OCR_PIXELS) ---------------------------
+
+def _tiny_tiff(path, frames: int):
+    """Write a few-KB TIFF with ``frames`` small frames (the 150-frame file held a worker for 27 s)."""
+    from PIL import Image
+
+    images = [Image.new("1", (64, 64), 1) for _ in range(frames)]
+    images[0].save(path, save_all=True, append_images=images[1:], compression="group4")
+    return path
+
+
+def _count_recognise(monkeypatch) -> list:
+    calls = []
+    real = ocr.recognise
+    monkeypatch.setattr(ocr, "recognise", lambda *args: calls.append(args[2]) or real(*args))
+    return calls
+
+
+def test_ocr_an_image_with_more_frames_than_the_cap_is_refused_before_any_frame_is_read(tmp_path, tesseract,
+                                                                                         monkeypatch):
+    path = _tiny_tiff(tmp_path / "fax.tiff", ocr.MAX_OCR_PAGES + 1)
+    assert path.stat().st_size < 64_000
+    calls = _count_recognise(monkeypatch)
+    with pytest.raises(ExtractionError) as caught:
+        extract(path)
+    assert caught.value.msgid == ocr.TOO_MANY_PAGES and caught.value.params == {"num": ocr.MAX_OCR_PAGES}
+    assert f"more than {ocr.MAX_OCR_PAGES} pages to read with OCR" in caught.value.message
+    assert calls == []
+
+
+def test_ocr_frames_up_to_the_cap_are_read(tmp_path, tesseract, monkeypatch):
+    from functools import partial
+
+    monkeypatch.setattr(ocr, "OcrBudget", partial(ocr.OcrBudget, pages=3))
+    calls = _count_recognise(monkeypatch)
+    pages = list(iter_pages(_tiny_tiff(tmp_path / "fax.tiff", 3)))
+    assert [p.number for p in pages] == [1, 2, 3] and len(calls) == 3
+    with pytest.raises(ExtractionError) as caught:
+        list(iter_pages(_tiny_tiff(tmp_path / "fax4.tiff", 4)))
+    assert caught.value.msgid == ocr.TOO_MANY_PAGES
+
+
+def test_ocr_an_image_whose_frames_have_too_many_pixels_in_all_is_refused_up_front(tmp_path, tesseract,
+                                                                                  monkeypatch):
+    from functools import partial
+
+    monkeypatch.setattr(ocr, "OcrBudget", partial(ocr.OcrBudget, pixels=3 * 64 * 64))
+    calls = _count_recognise(monkeypatch)
+    with pytest.raises(ExtractionError) as caught:
+        list(iter_pages(_tiny_tiff(tmp_path / "fax.tiff", 4)))
+    assert caught.value.msgid == ocr.TOO_MANY_PIXELS and calls == []
+
+
+def test_ocr_budget_counts_pages_and_pixels():
+    budget = ocr.OcrBudget(pages=2, pixels=100)
+    budget.spend(5, 10, "page 1")
+    with pytest.raises(ExtractionError) as caught:
+        budget.spend(7, 8, "page 2")  # 56 pixels, 50 left
+    assert caught.value.msgid == ocr.TOO_MANY_PIXELS
+    budget.spend(5, 10, "page 2")
+    with pytest.raises(ExtractionError) as caught:
+        budget.spend(1, 1, "page 3")
+    assert caught.value.msgid == ocr.TOO_MANY_PAGES
+    with pytest.raises(ExtractionError) as caught:
+        ocr.OcrBudget().spend(10_000, 10_000, "frame 1")  # one frame over MAX_PIXELS
+    assert caught.value.msgid == ocr.TOO_LARGE
+
+
+def test_ocr_scanned_pdf_pages_past_the_cap_fail_the_document(tmp_path, tesseract, monkeypatch):
+    from functools import partial
+
+    monkeypatch.setattr(ocr, "OcrBudget", partial(ocr.OcrBudget, pages=1))
+    scan = write_scan_pdf(tmp_path / "scan.pdf", [KNOWN_TEXT, "Zweite Seite."])
+    calls = _count_recognise(monkeypatch)
+    with pytest.raises(ExtractionError) as caught:
+        list(iter_pages(scan))
+    assert caught.value.msgid == ocr.TOO_MANY_PAGES and calls == ["page 1"]
+
+
+def _png_header_only(path, width: int, height: int):
+    """Write a PNG that declares width x height pixels (a pixel bomb): Pillow refuses it at open."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0" * 64))
+                     + chunk(b"IEND", b""))
+    return path
+
+
+def test_ocr_a_pixel_bomb_is_too_large_not_damaged(tmp_path, tesseract):
+    with pytest.raises(ExtractionError) as caught:
+        extract(_png_header_only(tmp_path / "bomb.png", 40_000, 40_000))
+    assert caught.value.message == ocr.TOO_LARGE

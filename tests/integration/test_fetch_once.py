@@ -9,6 +9,7 @@ from irisrag.errors import Conflict
 from irisrag.extensions import db
 from irisrag.i18n import english_stored
 from irisrag.jobs import documents as document_jobs
+from irisrag.jobs.import_checks import fail_stopped_imports
 from irisrag.jobs.queue import enqueue
 from irisrag.models import Area, Document
 from irisrag.services import admin as admin_service
@@ -35,7 +36,7 @@ def test_slow_fetch_is_not_judged_dead_and_never_runs_twice(tmp_path, database_u
             assert server.connections == 1
             time.sleep(4)  # twice the stale limit without a byte of progress worth reporting
             with app.app_context(), db.connection_context():
-                assert documents.mark_stale_failed() == 0
+                assert fail_stopped_imports() == 0
                 assert Document.get_by_id(doc.id).status == "fetching"
                 with pytest.raises(Conflict):  # Retry / Rebuild while it runs
                     documents.rebuild(doc.id)

@@ -15,6 +15,7 @@ from irisrag.services import api_keys, documents
 from tests.conftest import csrf_token, login, make_app
 from tests.integration.test_import_jobs import store_rows, wait_final
 from tests.integration.test_worker import _children, start_worker, stop_worker
+from tests.support.imports import wait_status
 
 pytestmark = pytest.mark.integration
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -43,10 +44,10 @@ def row(app, document_id: int) -> Document | None:
 
 
 def job_of(app, document_id: int) -> Job:
-    from irisrag.jobs.documents import _pointed_job
+    from irisrag.jobs.pointers import pointed_job
 
     with app.app_context():
-        return _pointed_job(document_id)
+        return pointed_job(document_id)
 
 
 def embedding(app, document_id: int, seconds: float = 120) -> Document:
@@ -154,13 +155,9 @@ def test_a_killed_work_horse_is_seen_from_rqs_state_within_seconds(slow_app, tmp
         horses = set(_children(worker.pid)) - idle
         assert len(horses) == 1, (horses, idle)
         os.kill(horses.pop(), signal.SIGKILL)
-        began, marked = time.monotonic(), 0
-        while time.monotonic() - began < 30 and not marked:
-            time.sleep(0.5)
-            with app.app_context(), db.connection_context():
-                marked = documents.mark_stale_failed()
-        failed = row(app, doc.id)
-        assert marked == 1 and failed.status == "failed", (failed.status, failed.error)
+        began = time.monotonic()
+        failed = wait_status(app, doc.id, "failed", 30)  # by the worker's own sweep: no page needs to look
+        assert failed.status == "failed", (failed.status, failed.error)
         assert "its job ended without finishing" in failed.error and time.monotonic() - began < 30
         with app.app_context(), db.connection_context():
             documents.rebuild(doc.id)  # Retry is accepted at once (no 409 for ten minutes)

@@ -9,6 +9,7 @@ import pytest
 from irisrag import components
 from irisrag.errors import BlockedAddress, QueueUnavailable
 from irisrag.extensions import db
+from irisrag.jobs.import_checks import fail_stopped_imports
 from irisrag.models import Area, Document
 from irisrag.services import admin as admin_service
 from irisrag.services import documents
@@ -129,8 +130,8 @@ def test_import_url_to_a_blocked_address_fails_in_the_worker(app, area, worker):
 
 
 def test_import_worker_killed_mid_embedding_leaves_no_half_index(tmp_path, database_url, redis_url):
-    app = make_app(tmp_path, database_url, redis_url, EMBEDDING_BATCH_SIZE=1, FAKE_EMBED_DELAY=0.3,
-                   IMPORT_STALE_SECONDS=1)
+    # IMPORT_STALE_SECONDS stays at its default: the killed worker is seen from RQ's state, not a timeout.
+    app = make_app(tmp_path, database_url, redis_url, EMBEDDING_BATCH_SIZE=1, FAKE_EMBED_DELAY=0.3)
     text = ((FIXTURES / "excerpt-de.txt").read_text() + "\n\n") * 3
     with app.app_context(), db.connection_context():
         admin_service.create_named(Area, "Handbook")
@@ -151,7 +152,7 @@ def test_import_worker_killed_mid_embedding_leaves_no_half_index(tmp_path, datab
     time.sleep(1.2)
     with app.app_context(), db.connection_context():
         stale = Document.get_by_id(doc.id)
-        assert documents.mark_stale_failed() == 1, (stale.status, stale.updated_at, stale.progress_done)
+        assert fail_stopped_imports() == 1, (stale.status, stale.updated_at, stale.progress_done)
         row = Document.get_by_id(doc.id)
         assert row.status == "failed" and "stopped unexpectedly" in row.error
         documents.rebuild(doc.id)

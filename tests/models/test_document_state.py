@@ -2,7 +2,7 @@
 import pytest
 
 from irisrag.errors import ImportStopped
-from irisrag.jobs.documents import RowProgress
+from irisrag.jobs.progress import RowProgress
 from irisrag.models import Area, Document
 
 

@@ -6,11 +6,9 @@ from irisrag.rag.answer import (
     SYSTEM_PROMPT,
     answer,
     build_messages,
-    to_html,
-    to_terminal,
-    urls_in,
 )
 from irisrag.rag.lexical import LexicalMatch
+from irisrag.rag.render import to_html, to_terminal, urls_in
 from irisrag.rag.retrieve import Context, ContextChunk
 from irisrag.vectorstore import Hit
 

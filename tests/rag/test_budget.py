@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from irisrag.errors import LLMRefused
+from irisrag.rag import outcome as answer_outcome
 from irisrag.rag.answer import Answer
 from irisrag.rag.budget import ANSWER_TOKENS, answer_reserve, estimate_tokens, fit
-from irisrag.services import answer_outcome
 from tests.rag.test_extractive import make_context
 
 

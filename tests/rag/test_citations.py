@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from irisrag.rag.answer import answer, to_html
+from irisrag.rag.answer import answer
 from irisrag.rag.citations import Citation, Unsupported, check, chunk_id, linked_html, markers, numbers
 from irisrag.rag.lexical import LexicalMatch
+from irisrag.rag.render import to_html
 from irisrag.rag.retrieve import Context, ContextChunk
 from irisrag.vectorstore import Hit
 

@@ -198,7 +198,7 @@ PUBLIC = {"static", "auth.login", "auth.admin_login", "auth.logout", "auth.admin
 
 
 def _url(rule) -> str:
-    return re.sub(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>", lambda m: "1" if m.group(1) == "int" else "x", rule.rule)
+    return re.sub(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>", lambda m: "1" if m.group(1) in ("int", "id") else "x", rule.rule)
 
 
 def test_access_every_non_public_route_refuses_anonymous_visitors(app, library):

@@ -25,7 +25,7 @@ UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 
 
 def url_for_rule(rule) -> str:
-    return re.sub(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>", lambda m: "1" if m.group(1) == "int" else "x", rule.rule)
+    return re.sub(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>", lambda m: "1" if m.group(1) in ("int", "id") else "x", rule.rule)
 
 
 def unsafe_routes(app) -> list[tuple[str, str, str]]:

@@ -9,7 +9,7 @@ login page (tests/web/test_auth.py).
 Added here: one hostile library shown through every page that displays content, checked by
 parsing the HTML (no foreign element, no event handler attribute, no script URL, scripts only
 from /static/); the CSP on every kind of response; and a scan of the templates: no inline
-script, handler or style, and ``|safe`` only on the sanitised answer HTML.
+script, handler or style, and ``|safe`` only on the sanitised answer HTML and the viewer's sanitised Markdown.
 """
 from __future__ import annotations
 
@@ -109,6 +109,13 @@ def test_output_hostile_content_is_inert_on_every_page(app, hostile):
     pages["history"] = user.get(re.search(r'data-conversation="(/c/\d+)"', body).group(1)).get_data(as_text=True)
     assert "&lt;script&gt;" in pages["history"]  # the thread again: the question and the comment, escaped
     pages["conversation list"] = user.get("/c").get_data(as_text=True)
+    with app.app_context(), db.connection_context():  # the viewer renders .md files as (sanitised) Markdown
+        viewable = [d.id for d in Document.select().where(Document.area == library.alpha)]
+    for ident in viewable:
+        resp = user.get(f"/documents/{ident}?chunk=0")
+        assert resp.status_code == 200, ident
+        pages[f"viewer {ident}"] = resp.get_data(as_text=True)
+    assert 'class="document-text rendered"' in pages[f"viewer {doc}"]  # the hostile .md went through Markdown
     admin = logged_in(app, "root", "rootpassword", admin=True)
     for path in ("/admin?tab=documents", "/admin/tab/documents", f"/admin/documents/{doc}/row", "/admin/feedback",
                  "/admin?tab=users", "/admin/documents/coverage", "/admin/system"):
@@ -175,9 +182,11 @@ def test_output_templates_use_safe_only_on_the_sanitised_answer_html():
         for number, line in enumerate(path.read_text().splitlines(), 1):
             for expression in re.findall(r"\{\{([^}]*)\|\s*safe\b", line):
                 uses.append((path.relative_to(TEMPLATES).as_posix(), number, expression.strip()))
-    offending = [u for u in uses if not re.fullmatch(r"[\w.]*answer_html", u[2])]
+    # the answer (rag.answer.to_html) and a document's Markdown in the viewer (web/document_markdown.render,
+    # raw HTML off, then nh3) are the two places that render HTML, both through a sanitiser
+    offending = [u for u in uses if not re.fullmatch(r"[\w.]*answer_html|[\w.]+\|document_markdown", u[2])]
     assert not offending, offending
-    assert uses  # the answer is the one place that renders HTML
+    assert uses and "viewer/document.html" in {u[0] for u in uses}
 
 
 def test_output_templates_have_no_inline_scripts_handlers_or_styles():

@@ -70,3 +70,11 @@ def test_the_answer_says_what_was_searched_for_when_it_differs(app, library, ctx
         streaming = render_template("dashboard/_streaming.html", result=asking.sources_result(
             asking.retrieve(FOLLOW_UP, [library.alpha], previous=PREVIOUS)))
         assert f"Gesucht nach: {FOLLOW_UP} OpenTelemetry konfiguriert" in streaming
+
+
+def test_retrieval_alone_asks_no_model_for_a_follow_up(library, ctx):
+    ctx.__dict__["llm"] = llm = FakeLLM("Wo wird OpenTelemetry konfiguriert?")
+    found = asking.retrieve(FOLLOW_UP, [library.alpha], previous=PREVIOUS)  # the API's /retrieve
+    assert llm.calls == [] and found.search_query == f"{FOLLOW_UP} OpenTelemetry konfiguriert"
+    rewritten = asking.retrieve(FOLLOW_UP, [library.alpha], previous=PREVIOUS, use_llm=True)
+    assert len(llm.calls) == 1 and rewritten.search_query == "Wo wird OpenTelemetry konfiguriert?"

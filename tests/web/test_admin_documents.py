@@ -191,6 +191,8 @@ def test_admin_documents_url_form_registers_one_document_per_line(admin_client, 
         sources = sorted(d.source_url for d in Document.select())
     assert sources == ["https://example.org/a", "https://example.org/b?x=1"]
     assert 'href="https://example.org/a" rel="noopener noreferrer"' in html
+    box = html.split('id="import-urls"')[1].split("</textarea>")[0]
+    assert box.endswith(">ftp://example.org/c") and "https://example.org/a" not in box  # only the refused one stays
     resp = post(admin_client, "/admin/documents/urls", {"area": str(area.id), "urls": " \n "})
     assert resp.status_code == 400 and "at least one web address" in _body(resp)
 
@@ -267,13 +269,19 @@ def test_admin_documents_row_of_a_deleted_document_disappears(admin_client):
     assert resp.status_code == 200 and _body(resp) == ""
 
 
-def test_admin_documents_stale_import_is_marked_failed(admin_client, app):
+def test_admin_documents_stale_import_is_marked_failed_by_the_sweep_not_by_the_page(admin_client, app):
+    from irisrag.jobs.import_checks import fail_stopped_imports
+
     area = _area(app)
     doc = _doc(app, area, "stale.md", status="embedding", updated_at=utcnow() - timedelta(hours=2))
+    polled = _doc(app, area, "polled.md", status="chunking", updated_at=utcnow() - timedelta(hours=2))
+    _body(admin_client.get("/admin/tab/documents", headers=HX))
+    assert _reload(app, doc).status == "embedding"  # reading a page decides nothing
+    with app.app_context(), db.connection_context():
+        assert fail_stopped_imports() == 2  # the worker's sweep
     html = _body(admin_client.get("/admin/tab/documents", headers=HX))
     assert "its worker stopped" in html
     assert _reload(app, doc).status == "failed"
-    polled = _doc(app, area, "polled.md", status="chunking", updated_at=utcnow() - timedelta(hours=2))
     row = _body(admin_client.get(f"/admin/documents/{polled.id}/row", headers=HX))
     assert "its worker stopped" in row and "hx-trigger" not in row and "Retry" in row
 
@@ -379,3 +387,18 @@ def test_admin_documents_polls_are_not_logged_at_info(admin_client, app, caplog)
     lines = [(r.levelno, r.getMessage().split(" path=")[1].split()[0]) for r in caplog.records
              if r.name == "irisrag.request"]
     assert lines == [(logging.DEBUG, "/admin/documents/progress"), (logging.INFO, "/admin/tab/documents")]
+
+
+def test_admin_documents_coverage_reloads_as_each_import_ends_not_only_after_the_last(admin_client, app):
+    area = _area(app)
+    docs = [_doc(app, area, f"live-{i}.md") for i in range(2)]
+    url = _next_poll(_body(admin_client.get("/admin/tab/documents", headers=HX)))
+    html = _poll(admin_client, url)
+    assert 'id="coverage" hx-swap-oob="true"' not in html  # nothing ended yet: the overview stays
+    with app.app_context(), db.connection_context():
+        Document.update(status="done", chunk_count=4, updated_at=utcnow()).where(Document.id == docs[0].id).execute()
+    html = _poll(admin_client, _next_poll(html))
+    assert _next_poll(html) is not None  # the other import still runs, so the poll goes on
+    assert '<section class="card" id="coverage" hx-swap-oob="true"' in html  # and the coverage is loaded again now
+    html = _poll(admin_client, _next_poll(html))
+    assert 'id="coverage" hx-swap-oob="true"' not in html  # once per ending, not on every poll

@@ -105,7 +105,7 @@ def test_admin_documents_bulk_rebuild_queues_the_idle_and_names_the_refused(admi
             ["kapitel-001.md", "kapitel-010.md", "kapitel-118.md"]))]
     html = _body(post(admin_client, "/admin/documents/bulk", {"action": "rebuild", "ids": [str(i) for i in picked]}))
     assert "2 documents queued for a rebuild." in html and "1 document was refused." in html
-    refused = html[html.index('id="import-outcomes"'):]
+    refused = html[html.index('id="bulk-outcomes"'):]  # next to the bulk bar
     assert "<strong>kapitel-118.md</strong>" in refused and "is being imported right now" in refused
     with app.app_context(), db.connection_context():
         assert {d.name: d.status for d in Document.select().where(Document.id.in_(picked))} == {
@@ -203,3 +203,18 @@ def test_admin_documents_move_takes_the_staged_upload_along(app, admin_client):
         moved = Document.get_by_id(doc.id)
     assert Path(moved.directory).name == str(new.id) and (Path(moved.directory) / "a.md").is_file()
     assert not staged.exists()
+
+
+def test_admin_documents_bulk_result_is_next_to_the_bar_and_the_selection_stays(admin_client, app, many):
+    with app.app_context(), db.connection_context():
+        picked = [d.id for d in Document.select().where(Document.name.in_(["kapitel-001.md", "kapitel-002.md"]))]
+    html = _body(post(admin_client, "/admin/documents/bulk?q=kapitel-00", {"action": "rebuild",
+                                                                          "ids": [str(i) for i in picked]}))
+    bar_end = html.index("</form>", html.index('id="bulk-form"'))
+    result = html.index('id="bulk-result"')
+    assert bar_end < result < html.index('id="doc-count"')  # between the bar and the list
+    assert html.index("2 documents queued for a rebuild.") > result and 'id="message"' not in html
+    for ident in picked:
+        assert f'id="pick-{ident}" checked' in html
+    nothing = _body(post(admin_client, "/admin/documents/bulk", {"action": "delete"}))
+    assert nothing.index('id="bulk-result"') < nothing.index("Please select at least one document.")

@@ -48,11 +48,24 @@ def test_auth_user_session_does_not_grant_admin_pages(client, accounts):
         assert resp.status_code in (302, 401, 403), path
 
 
-def test_auth_user_cannot_log_in_to_the_admin_world(client, accounts):
+def test_auth_user_cannot_log_in_to_the_admin_world(client, accounts, caplog):
     resp = login(client, "alice", "alicepassword", admin=True)
     assert resp.status_code == 401
-    assert "Invalid username or password." in resp.get_data(as_text=True)
+    assert "This account has no admin rights." in resp.get_data(as_text=True)  # the password was right
+    assert "Invalid username or password." not in resp.get_data(as_text=True)
+    assert "login_failed method=local user='alice'" in caplog.text and "reason=not an admin" in caplog.text
     assert client.get("/admin").status_code == 302
+    wrong = login(client, "alice", "not-her-password", admin=True)  # a guesser learns nothing more
+    assert wrong.status_code == 401 and "Invalid username or password." in wrong.get_data(as_text=True)
+    assert "admin rights" not in wrong.get_data(as_text=True)
+
+
+def test_auth_refused_admin_sign_ins_count_for_the_rate_limit(app, client, accounts):
+    limit = app.config["LOGIN_RATE_LIMIT"]
+    for _ in range(limit):
+        assert login(client, "alice", "alicepassword", admin=True).status_code == 401
+    resp = login(client, "alice", "alicepassword", admin=True)
+    assert resp.status_code == 429 and "admin rights" not in resp.get_data(as_text=True)
 
 
 def test_auth_admin_session_does_not_grant_user_pages(client, accounts):

@@ -9,8 +9,8 @@ from irisrag import components
 from irisrag.extensions import db
 from irisrag.llm import FakeLLM
 from irisrag.models import Conversation, Feedback, QuestionLog
+from irisrag.rag.answer_types import AskResult
 from irisrag.services import conversations, history
-from irisrag.services.answer_views import AskResult
 from tests.conftest import csrf_token, login
 from tests.services import BETA_SECRET, PASSWORD, QUESTION, seed_library
 from tests.web.test_dashboard import logged_in

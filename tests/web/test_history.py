@@ -217,6 +217,7 @@ def test_history_feedback_by_the_owner_is_stored_and_a_second_vote_updates_it(ap
     assert vote.comment == "Die Antwort nennt die falsche Datei."
     page = client.get(thread_url(body)).get_data(as_text=True)
     assert 'value="down" aria-pressed="true"' in page and "Die Antwort nennt die falsche Datei." in page
+    assert 'value="up" aria-pressed="false"' in page and "Your rating: not helpful." in page  # said in words too
 
 
 def test_history_feedback_without_htmx_redirects_to_the_turn(app, library):
@@ -348,16 +349,21 @@ def test_history_retention_zero_keeps_everything(app, library):
     assert [r.id for r in rows(app)] == [qid]
 
 
-def test_history_logging_prunes_now_and_then(app, library, monkeypatch):
+def test_history_is_pruned_by_the_workers_sweep_at_most_hourly_not_by_asking(app, library):
+    from irisrag.jobs.sweep import sweep
+
     client = logged_in(app)
     old = question_id(ask(client, areas=[library.alpha]))
     age(app, old, 100)
-    monkeypatch.setattr(history, "_last_prune", None)
     ask(client, areas=[library.alpha])
+    assert old in [r.id for r in rows(app)]  # asking leaves pruning to the worker
+    with app.app_context():
+        assert sweep()["pruned_questions"] == 1
     assert old not in [r.id for r in rows(app)]
     another = question_id(ask(client, areas=[library.alpha]))
     age(app, another, 100)
-    ask(client, areas=[library.alpha])  # pruned at most once an interval
+    with app.app_context():
+        assert sweep()["pruned_questions"] == 0  # pruned at most once an interval, whichever worker sweeps
     assert another in [r.id for r in rows(app)]
 
 

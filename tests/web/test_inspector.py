@@ -136,3 +136,11 @@ def test_the_bridge_never_takes_words_from_an_area_the_user_cannot_search(app, a
     html = admin_client.get(f"/admin/inspector?question={GERMAN_QUESTION}&document={library.alpha_doc}"
                             f"&user={library.users['carol']}").get_data(as_text=True)
     assert "Verteidigung → defense" in html                          # carol reaches Beta: the same question bridges
+
+
+def test_inspector_page_has_the_admin_tab_bar_with_itself_current(admin_client, library):
+    html = admin_client.get("/admin/inspector").get_data(as_text=True)
+    assert '<a id="tab-inspector" href="/admin/inspector" aria-current="page" class="active">' in html
+    for tab in ("users", "documents", "feedback", "system"):
+        assert f'id="tab-{tab}"' in html  # the way back to every other admin page
+    assert '<a id="tab-inspector" href="/admin/inspector"' in admin_client.get("/admin?tab=users").get_data(as_text=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import lxml.html
 import pytest
 
 from irisrag import components
@@ -54,16 +55,66 @@ def routes(md: int, pdf: int) -> list[str]:
             f"/documents/{pdf}", f"/documents/{pdf}?chunk=1", f"/documents/{pdf}/file"]
 
 
-def test_viewer_shows_text_with_the_cited_chunk_highlighted_and_escaped(app, docs):
+def test_viewer_shows_text_with_the_cited_chunk_highlighted_and_escaped(app, docs, tmp_path):
     library, md, _ = docs
+    txt = staged(app, tmp_path, library.alpha, "betrieb.txt", TEXTS, kind="text")  # not Markdown: as it is
+    page = logged_in(app).get(f"/documents/{txt}?chunk=1").get_data(as_text=True)
+    assert '<mark class="chunk cited" id="chunk-1" tabindex="-1">' in page and 'href="#chunk-1"' in page
+    assert "# Betrieb" in page  # plain text stays as it is
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert" not in page
     resp = logged_in(app).get(f"/documents/{md}?chunk=1")
     page = resp.get_data(as_text=True)
     assert resp.status_code == 200 and "no-store" in resp.headers["Cache-Control"]
-    assert '<mark class="chunk cited" id="chunk-1">' in page and 'href="#chunk-1"' in page
+    assert '<div class="chunk cited" id="chunk-1" tabindex="-1">' in page and 'href="#chunk-1"' in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert" not in page
     assert page.count("Der Collector läuft lokal.") == 1  # the overlap is shown once
     assert 'href="https://docs.example.org/betrieb"' in page
     assert "script-src 'self'" in resp.headers["Content-Security-Policy"]
+
+
+def test_viewer_renders_markdown_without_raw_html_or_unsafe_links(app, docs, tmp_path):
+    library, _, _ = docs
+    texts = ["# Betrieb\n\nDer **Collector** liest `otel.yaml`, siehe [Handbuch](https://docs.example.org/h) "
+             "und [Start](/admin).",
+             "Gefahr: [klick](javascript:alert(1)) [daten](data:text/html,x) <img src=x onerror=alert(1)> "
+             "<script>alert(2)</script> <a href=\"javascript:alert(3)\">a</a> ![bild](http://evil.example/p.png)"]
+    md = staged(app, tmp_path, library.alpha, "sicher.md", texts, kind="text")  # as an import records it
+    page = logged_in(app).get(f"/documents/{md}?chunk=1").get_data(as_text=True)
+    viewer = page.split('id="viewer"', 1)[1]
+    assert "<h1>Betrieb</h1>" in viewer and "<strong>Collector</strong>" in viewer and "<code>otel.yaml</code>" in viewer
+    assert '<a href="https://docs.example.org/h" rel="noopener noreferrer nofollow">Handbuch</a>' in viewer
+    assert '<a href="/admin" rel="noopener noreferrer nofollow">Start</a>' in viewer
+    assert "[klick](javascript:alert(1))" in viewer and "[daten](data:text/html,x)" in viewer  # text, not links
+    assert "&lt;a href=" in viewer and "&lt;script&gt;alert(2)" in viewer  # raw HTML shown as text
+    hrefs = lxml.html.fromstring(page).xpath('//*[@id="viewer"]//@href | //*[@id="viewer"]//@src')
+    assert hrefs and all(h.startswith(("https://", "http://", "/", "#")) for h in hrefs), hrefs
+    assert "<script>" not in viewer and "<img" not in viewer and "onerror=alert(1)&gt;" in viewer
+    assert "evil.example/p.png" not in viewer.replace('href="http://evil.example/p.png"', "")  # never loaded
+
+
+def test_viewer_shows_an_html_document_as_extracted_without_its_navigation(app, docs, tmp_path):
+    from irisrag.jobs.documents import import_document
+    from irisrag.services import documents as document_service
+    html = ("<html><body><nav><ul><li><a href='/'>Startseite</a></li><li>Kontaktformular</li></ul></nav>"
+            "<main><h1>Betrieb</h1><p>Der Collector für OpenTelemetry wird über die Datei otel.yaml konfiguriert. "
+            "Der Empfänger lauscht auf Port 4317 und nimmt Daten an.</p><p>Nach jeder Änderung wird der "
+            "Collector neu gestartet und die <b>Konfiguration</b> geprüft.</p></main>"
+            "<footer>Impressum Datenschutz</footer></body></html>").encode()
+    with app.app_context(), db.connection_context():
+        doc = document_service.import_upload("Alpha", "betrieb.html", html)
+        assert import_document(doc.id)["status"] == "done"
+    page = logged_in(app).get(f"/documents/{doc.id}?chunk=0").get_data(as_text=True)
+    viewer = page.split('id="viewer"', 1)[1]
+    assert "<h1>Betrieb</h1>" in viewer and "<strong>Konfiguration</strong>" in viewer
+    assert "Kontaktformular" not in viewer and "Impressum" not in viewer
+
+
+def test_viewer_names_the_page_of_a_cited_pdf_passage(app, docs, tmp_path):
+    library, _, _ = docs
+    doc = staged(app, tmp_path, library.alpha, "seiten.txt", ["Seite eins Text", "Seite zwei Text"], kind="text",
+                 pages=[1, 2])
+    page = logged_in(app).get(f"/documents/{doc}?chunk=1").get_data(as_text=True)
+    assert 'id="cited-label"' in page and "page 2" in page
 
 
 def test_viewer_opens_a_pdf_inline_at_the_cited_page(app, docs):

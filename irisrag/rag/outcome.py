@@ -1,15 +1,16 @@
-"""The outcome of an answer: its status, the user's notice and error (message ids), checked citations, history.
+"""The one decision of what an answer is: its status, the user's notice and error (message ids), its views.
 
-``rag.answer.answer_events`` decides what happened (answered, extractive fallback,
-interrupted); this module only names it: the status, the message ids the edges translate
-(``_(result.error)`` on the web, as they are in the CLI), the technical detail for admins,
-chosen by the type of the model's error (``errors.LLMTimeout``, ``LLMUnreachable``, ...).
+``rag.answer.answer_events`` reports what the model did (answered, extractive fallback,
+interrupted, with the model's error); ``decide`` turns that and the retrieval into the
+``AskResult``: the status, the message ids the edges translate (``_(result.error)`` on the
+web, as they are in the CLI), the technical detail for admins chosen by the type of the
+model's error (``errors.LLMTimeout``, ``LLMUnreachable``, ...), the checked citations and
+the views of sources and context.
 """
 from __future__ import annotations
 
 import re
 import time
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from irisrag.errors import (
@@ -23,24 +24,21 @@ from irisrag.errors import (
     LLMUnreachable,
 )
 from irisrag.i18n import N_
-from irisrag.rag import citations, extractive
-from irisrag.rag.answer import Answer, to_html, urls_in
-from irisrag.rag.retrieve import Context, RetrievalSettings
-from irisrag.services import history
-from irisrag.services.answer_views import (
+from irisrag.rag import citations, views
+from irisrag.rag.answer import Answer
+from irisrag.rag.answer_types import (
     ANSWERED,
     EXTRACTIVE,
     INCOMPLETE,
     NO_CONTEXT_FOUND,
+    SEARCHING,
     AskResult,
-    citation_views,
-    context_entry,
-    nearest_views,
-    source_views,
+    Retrieved,
 )
+from irisrag.rag.render import urls_in
 
 if TYPE_CHECKING:
-    from irisrag.services.asking import Retrieved
+    from irisrag.rag.retrieve import Context, RetrievalSettings
 
 NO_AREA_SELECTED = N_("Select at least one area to search.")
 NO_AREA_PERMITTED = N_("You do not have access to any area yet. An administrator can grant you areas.")
@@ -89,42 +87,54 @@ ANSWER_STOPPED = N_("The answer was stopped before it was complete.")
 INCOMPLETE_NOTICE = N_("This answer is incomplete.")
 
 
-def finish(user_id: int, found: Retrieved, reply: Answer, asked: bool, settings: RetrievalSettings, *,
-           record: bool = True, interrupted: str | None = None) -> AskResult:
-    """Build the AskResult of a retrieved question's reply (checked citations) and record it in the history.
+def decide(found: Retrieved, reply: Answer, asked: bool, settings: RetrievalSettings, *,
+           interrupted: str | None = None) -> AskResult:
+    """Return the AskResult of a retrieved question's reply: status, messages, checked citations, views.
 
-    ``asked``: a model was asked (False: the caller wanted none, CLI --no-llm). ``interrupted``
-    (a message id) marks an answer that ended early: ``reply.text`` is the part written so far
-    and ``reply.error`` the technical detail.
+    ``asked``: a model was asked (False: none, or the caller wanted none, CLI --no-llm).
+    ``interrupted`` (a message id) marks an answer that ended early: ``reply.text`` is the part
+    written so far and ``reply.error`` the technical detail.
     """
     context = found.context
-    timings = {**found.timings, **reply.timings, "total": time.perf_counter() - found.started}
-    error, detail = llm_problem(reply, asked) if reply.extractive else (None, None)
-    if interrupted:
-        status, notice, body, error, detail = INCOMPLETE, INCOMPLETE_NOTICE, reply.text, interrupted, reply.error
-    elif not context.chunks:
-        status, notice, body = NO_CONTEXT_FOUND, NO_CONTEXT, ""
-    elif reply.extractive:
-        status, notice, body = EXTRACTIVE, _NOTICES.get(error, NO_LLM) if error else ASSEMBLED, reply.text
-    else:
-        status, notice, body = ANSWERED, None, reply.text
+    status, notice, body, error, detail = _status(reply, context, asked, interrupted)
     # The model's answer was checked by answer_events; the extractive passages are checked as shown.
     checked = reply.checked if status == ANSWERED and reply.checked else citations.check(body, context.chunks,
                                                                                          found.hashes)
-    result = AskResult(
+    return AskResult(
         question=found.question, area_ids=found.areas, status=status, answer_text=reply.text,
-        answer_html=_html(checked, context, status) if body.strip() else "", llm=reply.llm,
-        extractive=reply.extractive, notice=notice, error=error, error_detail=detail,
-        retrieval_detail=retrieval_detail(context, settings), sources=source_views(context, found.documents),
-        context=tuple(context_entry(c, found.documents) for c in context.chunks), timings=timings,
-        citations=citation_views(checked, context, found.documents), invalid_citations=checked.invalid,
+        shown_text=checked.text if body.strip() else "", llm=reply.llm, extractive=reply.extractive,
+        notice=notice, error=error, error_detail=detail, retrieval_detail=retrieval_detail(context, settings),
+        sources=views.source_views(context, found.documents), context=views.context_entries(context, found.documents),
+        timings={**found.timings, **reply.timings, "total": time.perf_counter() - found.started},
+        citations=views.citation_views(checked, context, found.documents), invalid_citations=checked.invalid,
         unsupported=checked.unsupported, omitted=found.omitted, search_query=found.search_query,
-        nearest=nearest_views(context, found.documents),
+        nearest=views.nearest_views(context, found.documents), links=urls_in(c.hit.text for c in context.chunks),
+        marked=context.terms,
     )
-    if not record:
-        return result
-    return replace(result, question_id=history.record(user_id, result, checked.text,
-                                                      conversation_id=found.conversation_id))
+
+
+def _status(reply: Answer, context: Context, asked: bool,
+            interrupted: str | None) -> tuple[str, str | None, str, str | None, str | None]:
+    """Return (status, notice, the body shown, error, detail) of a reply."""
+    error, detail = llm_problem(reply, asked) if reply.extractive else (None, None)
+    if interrupted:
+        return INCOMPLETE, INCOMPLETE_NOTICE, reply.text, interrupted, reply.error
+    if not context.chunks:
+        return NO_CONTEXT_FOUND, NO_CONTEXT, "", error, detail
+    if reply.extractive:
+        return EXTRACTIVE, _NOTICES.get(error, NO_LLM) if error else ASSEMBLED, reply.text, error, detail
+    return ANSWERED, None, reply.text, error, detail
+
+
+def searching(found: Retrieved, settings: RetrievalSettings) -> AskResult:
+    """Return what is known before the model writes: the sources and the context (status ``searching``)."""
+    return AskResult(
+        question=found.question, area_ids=found.areas, status=SEARCHING, search_query=found.search_query,
+        retrieval_detail=retrieval_detail(found.context, settings),
+        sources=views.source_views(found.context, found.documents),
+        context=views.context_entries(found.context, found.documents),
+        timings={**found.timings, "sources": time.perf_counter() - found.started},
+    )
 
 
 def llm_problem(reply: Answer, asked: bool) -> tuple[str | None, str | None]:
@@ -146,6 +156,7 @@ def llm_problem(reply: Answer, asked: bool) -> tuple[str | None, str | None]:
     return LLM_FAILED, detail
 
 
+
 def interruption(reply: Answer) -> str:
     """Return the message id of an answer the model ended early: cut off at the length limit, late, or broken off."""
     if isinstance(reply.failure, LLMCutOff):
@@ -154,12 +165,6 @@ def interruption(reply: Answer) -> str:
         return LLM_TIMEOUT_MIDWAY
     return LLM_INTERRUPTED
 
-
-def _html(checked: citations.CheckedAnswer, context: Context, status: str) -> str:
-    """Render the checked answer; an extractive one with the question's terms highlighted."""
-    links = urls_in(c.hit.text for c in context.chunks)  # a URL the model made up stays text
-    html = citations.linked_html(checked, lambda markdown: to_html(markdown, links))
-    return extractive.highlighter(context.terms)(html) if status == EXTRACTIVE else html
 
 
 def retrieval_detail(context: Context, settings: RetrievalSettings) -> str:

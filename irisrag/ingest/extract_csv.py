@@ -1,0 +1,116 @@
+"""CSV and TSV files as records: the first row names the fields, every further row is a record.
+
+The file is streamed row by row (any size up to ``MAX_RECORDS`` rows, flat memory) and
+handed on in batches of ``BATCH`` records. The dialect is sniffed from the first 64 KiB:
+Python's ``csv.Sniffer`` among ``, ; TAB |``, kept only when the sample's rows then have the
+header's field count; otherwise the delimiter that gives the most such rows; a ``.tsv``
+file falls back to TAB, others to ``,``. The table's name is the file's name.
+"""
+from __future__ import annotations
+
+import csv
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+
+from irisrag.errors import ExtractionError
+from irisrag.i18n import N_
+from irisrag.ingest.pages import Page
+from irisrag.ingest.records import Record, format_records, make_record
+from irisrag.ingest.text_encoding import detect_encoding
+
+BATCH = 256
+MAX_RECORDS = 1_000_000
+MAX_FIELD_BYTES = 1 << 20  # csv's own limit per field (its default is 128 KiB)
+_SAMPLE_CHARS = 65536
+_DELIMITERS = ",;\t|"
+MALFORMED = N_("The CSV file could not be read (line %(line)s): check its quoting and separators.")
+BINARY = N_("The file looks like a binary file, not text; check its type")
+
+
+def record_pages(records: Iterator[Record], number: int | None = None) -> Iterator[Page]:
+    """Yield the records as pages of at most ``BATCH`` records, each with their readable text."""
+    while batch := tuple(itertools.islice(records, BATCH)):
+        yield Page(number, "\n\n".join(format_records(r.table, [r]) for r in batch), records=batch)
+
+
+def rows_to_records(table: str, rows: Iterator[list]) -> Iterator[Record]:
+    """Return records from rows whose first non-empty row is the header (at most MAX_RECORDS)."""
+    header: list | None = None
+    count = 0
+    for row in rows:
+        if header is None:
+            if any(cell not in (None, "") for cell in row):
+                header = list(row)
+            continue
+        names = header + [str(n) for n in range(len(header) + 1, len(row) + 1)]
+        record = make_record(table, zip(names, row, strict=False))  # a short row: its missing cells are empty
+        if record is not None:
+            yield record
+            count += 1
+            if count >= MAX_RECORDS:
+                return
+
+
+def sniff_dialect(sample: str, suffix: str) -> type[csv.Dialect] | csv.Dialect:
+    """Return the sample's dialect (see the module docstring)."""
+    sample = sample[: sample.rfind("\n") + 1] or sample  # whole lines only
+    try:
+        dialect = csv.Sniffer().sniff(sample, delimiters=_DELIMITERS)
+        if _fitting_rows(sample, dialect.delimiter) > 0:
+            return dialect
+    except csv.Error:
+        pass
+    scores = {delimiter: _fitting_rows(sample, delimiter) for delimiter in _DELIMITERS}
+    best = max(scores, key=lambda d: scores[d])
+    if scores[best] > 0:
+        return _Fallback(best)
+    return csv.excel_tab if suffix == ".tsv" else csv.excel
+
+
+def _Fallback(delimiter: str) -> type[csv.Dialect]:  # noqa: N802 - a class factory
+    return type("Sniffed", (csv.excel,), {"delimiter": delimiter})
+
+
+def _fitting_rows(sample: str, delimiter: str) -> int:
+    """Return how many rows after the header have the header's field count (0 unless > 1 field)."""
+    try:
+        rows = list(csv.reader(sample.splitlines(), delimiter=delimiter))
+    except csv.Error:
+        return 0
+    rows = [row for row in rows if row]
+    if len(rows) < 2 or len(rows[0]) < 2:
+        return 0
+    fitting = sum(1 for row in rows[1:] if len(row) == len(rows[0]))
+    return fitting if fitting * 2 >= len(rows) - 1 else 0
+
+
+def csv_pages(path: Path) -> Iterator[Page]:
+    """Yield a CSV/TSV file's records in batches; a file with a header and no rows is one text page."""
+    encoding = detect_encoding(path)
+    csv.field_size_limit(MAX_FIELD_BYTES)
+    with path.open(encoding=encoding, errors="replace", newline="") as handle:
+        dialect = sniff_dialect(handle.read(_SAMPLE_CHARS), path.suffix.lower())
+        handle.seek(0)
+        reader = csv.reader(handle, dialect, strict=True)
+        rows = _checked(reader, path)
+        first = next(rows, None)
+        if first is None:
+            return
+        yielded = False
+        for page in record_pages(rows_to_records(path.stem, itertools.chain([first], rows))):
+            yielded = True
+            yield page
+        if not yielded:
+            yield Page(None, " | ".join(cell for cell in first if cell))
+
+
+def _checked(reader, path: Path) -> Iterator[list]:
+    """Pass the rows on, turning csv's errors into a translated message with the line number."""
+    try:
+        yield from reader
+    except csv.Error as exc:
+        if "NUL" in str(exc):
+            raise ExtractionError(BINARY, f"{path}: {exc}") from exc
+        raise ExtractionError(MALFORMED, f"{path}: line {reader.line_num}: {exc}",
+                              params={"line": reader.line_num}) from exc

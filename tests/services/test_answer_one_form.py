@@ -1,0 +1,53 @@
+"""One answer, one form per medium: the live answer and its stored turn render alike, one JSON form."""
+from __future__ import annotations
+
+import pytest
+
+from irisrag import components
+from irisrag.extensions import db
+from irisrag.llm import FakeLLM
+from irisrag.rag.render import to_terminal
+from irisrag.services import asking, conversations
+from irisrag.services.answer_json import answer_json, terminal_json
+from tests.services import QUESTION, seed_library
+
+
+@pytest.fixture
+def library(app):
+    return seed_library(app)
+
+
+@pytest.fixture
+def ctx(app):
+    with app.app_context(), db.connection_context():
+        yield components.get()
+
+
+def test_a_stored_turn_is_the_answer_read_back_and_renders_as_it_did_live(library, ctx):
+    ctx.__dict__["llm"] = FakeLLM("OpenTelemetry wird in **otel.yaml** konfiguriert [1].")
+    live = asking.ask_from_web(library.users["alice"], QUESTION, [library.alpha])
+    turn = conversations.shown_turn(library.users["alice"], live)
+    assert type(turn) is type(live) and turn.question_id == live.question_id and turn.created_at is not None
+    assert live.answer_html.count('href="#cite-1"') == 1 and "<strong>otel.yaml</strong>" in live.answer_html
+    prefix = f"q{live.question_id}-"
+    assert turn.answer_html == live.answer_html.replace('"#cite-', f'"#{prefix}cite-')
+    assert (turn.status, turn.llm, turn.citations[0].chunk_id) == (live.status, live.llm, live.citations[0].chunk_id)
+
+
+def test_the_terminal_json_is_the_api_json_for_a_terminal(library, ctx):
+    result = asking.ask(library.users["alice"], QUESTION, None, use_llm=False, record=False)
+    full, terminal = answer_json(result, admin=False), terminal_json(result)
+    assert full["error_detail"] is None and full["status"] == terminal["status"] == "extractive"
+    assert terminal["answer"] == to_terminal(full["answer"]) and terminal["citations"] == full["citations"]
+    assert [(s["document_id"], s["area"]) for s in terminal["sources"]] == [
+        (s["document_id"], s["area"]["name"]) for s in full["sources"]]
+    assert [c["chunk_index"] for c in terminal["context"]] == [c["chunk_index"] for c in full["context"]]
+
+
+def test_cited_sources_and_other_candidates_are_apart(library, ctx):
+    ctx.__dict__["llm"] = FakeLLM("OpenTelemetry wird in otel.yaml konfiguriert [1].")
+    result = asking.ask(library.users["alice"], QUESTION, [library.alpha], record=False)
+    cited = {c.document_id for c in result.citations}
+    assert cited and {s.document_id for s in result.cited_sources} == cited
+    assert not cited & {s.document_id for s in result.other_sources}
+    assert len(result.cited_sources) + len(result.other_sources) == len(result.sources)
