@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
+from irisrag.ingest.records import parse_records
 from irisrag.rag.lexical import normal_form, term_list, term_weight, terms
 from irisrag.rag.sentences import UNIT_HEADING, UNIT_ITEM, UNIT_TABLE, Unit, units
 
@@ -88,7 +89,7 @@ def candidates(context: Context) -> list[tuple[Unit, int]]:
     seen: set[str] = set()
     found: list[tuple[Unit, int]] = []
     for chunk in context.chunks:
-        for unit in units(chunk.hit.text, starts_document=chunk.hit.chunk_index == 0):
+        for unit in record_units(chunk.hit.text) or units(chunk.hit.text, starts_document=chunk.hit.chunk_index == 0):
             key = " ".join(unit.text.lower().split())
             if len(key) >= MIN_UNIT_CHARS and key not in seen and unit.kind != UNIT_HEADING \
                     and not navigation(unit.text):
@@ -121,6 +122,19 @@ def navigation(text: str) -> bool:
         return True
     return (len(words) <= 4 and text.strip()[:1].isupper() and not _CLOSED.search(text)
             and not any(c.isdigit() or c in _CODE_MARKS for c in text))
+
+
+def record_units(text: str) -> list[Unit]:
+    """Return each record of a record chunk (``ingest.records``) as a small two-column table; [] for other text."""
+    chunk = parse_records(text)
+    if chunk is None:
+        return []
+    return [Unit(_record_table(chunk.table, fields), UNIT_TABLE, i) for i, fields in enumerate(chunk.records)]
+
+
+def _record_table(table: str, fields: Sequence[tuple[str, str]]) -> str:
+    cell = lambda value: value.replace("|", "\\|")  # noqa: E731 - a cell's own bars are text
+    return "\n".join([f"| {cell(table)} | |", "|---|---|", *(f"| {cell(n)} | {cell(v)} |" for n, v in fields)])
 
 
 def _without_fragments(found: list[tuple[Unit, int]]) -> list[tuple[Unit, int]]:

@@ -169,3 +169,12 @@ def test_a_clear_winner_keeps_the_answer_within_the_short_budget():
     text = compose(context.question, context, None)
     assert text.startswith("Der Collector der Firma") and "collector.toml" not in text
     assert len(text) <= SURE_CHARS + 5
+
+
+def test_a_record_is_answered_as_a_small_table_of_its_fields():
+    records = ("# preisliste\nArtikel: 4711\nBezeichnung: Bürostuhl Ergo\nPreis: 199,00 €\n\n"
+               "Artikel: 4712\nBezeichnung: Schreibtisch Hoch\nPreis: 349,00 €")
+    context = make_context(records, question="Was kostet der Schreibtisch Hoch?")
+    text = compose(context.question, context, None)
+    assert text.startswith("| preisliste | |\n|---|---|\n| Artikel | 4712 |") and "| Preis | 349,00 € |" in text
+    assert "Preis: " not in text  # never the chunk's raw field lines
