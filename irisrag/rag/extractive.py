@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
+from irisrag.ingest.records import parse_records
 from irisrag.rag.lexical import normal_form, term_list, term_weight, terms
 from irisrag.rag.sentences import UNIT_HEADING, UNIT_ITEM, UNIT_TABLE, Unit, units
 
@@ -44,7 +45,7 @@ log = logging.getLogger(__name__)
 
 SEMANTIC, LEXICAL, RANK, PARTIAL_PENALTY = 1.0, 1.0, 0.15, 0.25
 BUDGET_CHARS = 300  # the budget of the earlier fixed-length answer (bench/tune_extractive.py's baseline)
-SURE_CHARS, UNSURE_CHARS, SURE_GAP = 300, (500, 800), 0.3  # the answer's length from the ranking's confidence
+SURE_CHARS, UNSURE_CHARS, SURE_GAP = 300, (450, 500), 0.3  # the answer's length from the ranking's confidence
 MIN_UNIT_CHARS = 12
 FILL_MIN_CHARS = 60  # the least room worth filling with a shortened unit
 
@@ -88,12 +89,52 @@ def candidates(context: Context) -> list[tuple[Unit, int]]:
     seen: set[str] = set()
     found: list[tuple[Unit, int]] = []
     for chunk in context.chunks:
-        for unit in units(chunk.hit.text, starts_document=chunk.hit.chunk_index == 0):
+        for unit in record_units(chunk.hit.text) or units(chunk.hit.text, starts_document=chunk.hit.chunk_index == 0):
             key = " ".join(unit.text.lower().split())
-            if len(key) >= MIN_UNIT_CHARS and key not in seen and unit.kind != UNIT_HEADING:
+            if len(key) >= MIN_UNIT_CHARS and key not in seen and unit.kind != UNIT_HEADING \
+                    and not navigation(unit.text):
                 seen.add(key)
                 found.append((unit, chunk.position))
     return _without_fragments(found)
+
+
+_DOT_LEADERS = re.compile(r"(?:\.\s?){4,}|…\s?…|(?:_\s?){4,}")
+_SECTION_RUN = re.compile(r"(?:(?:^|\s)\d{1,2}(?:\.\d{1,2})*\.?\s+[A-ZÄÖÜ][^\d]{0,60}?){3,}")
+_NAV_WORDS = frozenset("""zurück weiter vorwärts nach oben startseite home inhalt inhaltsverzeichnis übersicht
+    navigation menü seite next previous prev back up contents index top""".split())
+_CODE_MARKS = frozenset("-_/=$~|<>@")  # a command or a name with these is content, not a title
+_CLOSED = re.compile(r"[.!?:;)\]\"»“]\s*$")
+
+
+def navigation(text: str) -> bool:
+    """Tell whether a unit is a table of contents, navigation or a bare title rather than answer text.
+
+    Dot leaders ("Betriebsrat ....... 11"), a run of three or more numbered section titles
+    ("Inhalt 1 Über uns 2 Arbeitszeit 3 Urlaub"), a line made mostly of navigation words
+    ("« Zurück | Nach oben | Weiter »"), or a short title without a closing mark, a digit or a
+    command's marks (at most four words, capitalised). Such units stay in the document and its viewer but
+    never become answer text.
+    """
+    if _DOT_LEADERS.search(text) or _SECTION_RUN.search(text):
+        return True
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    if words and sum(w in _NAV_WORDS for w in words) * 2 >= len(words):
+        return True
+    return (len(words) <= 4 and text.strip()[:1].isupper() and not _CLOSED.search(text)
+            and not any(c.isdigit() or c in _CODE_MARKS for c in text))
+
+
+def record_units(text: str) -> list[Unit]:
+    """Return each record of a record chunk (``ingest.records``) as a small two-column table; [] for other text."""
+    chunk = parse_records(text)
+    if chunk is None:
+        return []
+    return [Unit(_record_table(chunk.table, fields), UNIT_TABLE, i) for i, fields in enumerate(chunk.records)]
+
+
+def _record_table(table: str, fields: Sequence[tuple[str, str]]) -> str:
+    cell = lambda value: value.replace("|", "\\|")  # noqa: E731 - a cell's own bars are text
+    return "\n".join([f"| {cell(table)} | |", "|---|---|", *(f"| {cell(n)} | {cell(v)} |" for n, v in fields)])
 
 
 def _without_fragments(found: list[tuple[Unit, int]]) -> list[tuple[Unit, int]]:

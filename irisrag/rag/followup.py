@@ -30,6 +30,14 @@ No model, or the rewrite failed, timed out or was empty (rule ``key_terms``)
     ``MAX_KEY_TERMS`` (8). When the latest previous question gives fewer than two (it was an
     elliptic follow-up itself), the one before it is read too. A failed rewrite never fails the
     question.
+    A follow-up that names a new entity in place of an old one ("Und 4712?" after "Was kostet
+    Artikel 4711?", "Und in Bremen?" after "... in Hamburg eröffnet?", "Und der Schreibtisch?"
+    after "Was kostet der Bürostuhl?") is searched as the previous question's frame with the new
+    entity in place of the old one (``framed``): a number replaces the previous question's
+    number, a capitalised word its capitalised word; where the previous question has several,
+    the one after the same word ("in Bremen" / "in Hamburg"), else nothing is replaced and the
+    key terms are appended. Pronouns and words like "das" keep the previous subject through
+    the key terms.
 
 The answer prompt gets the previous turns as earlier chat messages (``answer.build_messages``),
 the newest that fit into ``budget.fit_turns``; citation numbers of old answers are removed, as
@@ -70,6 +78,7 @@ REFERRING_WORDS = frozenset("""
 """.split())
 CONTINUATIONS = ("und", "oder", "aber", "auch", "and", "or", "but", "also", "what about", "how about")
 MAX_ELLIPTIC_TERMS = 2
+MAX_FRAME_TERMS = 3  # a follow-up with more terms of its own is searched with the key terms
 
 _CITATION = re.compile(r"\s*\[\d+\]")
 _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="rewrite")
@@ -110,17 +119,72 @@ def key_terms(question: str, previous: Sequence[PreviousTurn]) -> list[str]:
 
 def is_elliptic(question: str) -> bool:
     """Tell whether a question leans on the previous one: a referring word, a continuation, or few terms."""
+    return _leans(question) or len(lexical.terms(question)) <= MAX_ELLIPTIC_TERMS
+
+
+def _leans(question: str) -> bool:
+    """Tell whether a question has a referring word or opens with a continuation ("und", "what about")."""
     words = [m.group().casefold() for m in lexical.tokens(question)]
     opening = " ".join(words[:2])
-    return (any(w in REFERRING_WORDS for w in words) or len(lexical.terms(question)) <= MAX_ELLIPTIC_TERMS
-            or any(opening == c or opening.startswith(c + " ") for c in CONTINUATIONS))
+    return any(w in REFERRING_WORDS for w in words) or any(opening == c or opening.startswith(c + " ")
+                                                           for c in CONTINUATIONS)
 
 
 def with_key_terms(question: str, previous: Sequence[PreviousTurn], failure: str | None = None) -> SearchQuery:
-    """Return an elliptic question with the previous question's key terms appended (rule ``key_terms``)."""
-    terms = key_terms(question, previous) if is_elliptic(question) else []
-    text = " ".join([question, *terms]) if terms else question
+    """Return an elliptic question in the previous one's frame, or with its key terms appended (rule ``key_terms``)."""
+    if not is_elliptic(question):
+        return SearchQuery(question, KEY_TERMS, None, failure)
+    frame = framed(question, previous)
+    terms = [] if frame else key_terms(question, previous)
+    text = frame or (" ".join([question, *terms]) if terms else question)
     return SearchQuery(text, KEY_TERMS, None, failure)
+
+
+def framed(question: str, previous: Sequence[PreviousTurn]) -> str | None:
+    """Return the previous full question with the follow-up's one new entity in place of its old one, or None."""
+    base = _frame_of(previous)
+    own = [m for m in lexical.tokens(question) if lexical.normal_form(m.group())]
+    if base is None or not own or len(own) > MAX_FRAME_TERMS:
+        return None
+    known = {lexical.normal_form(m.group()) for m in lexical.tokens(base)}
+    new = [m for m in own if lexical.normal_form(m.group()) not in known]
+    if len(new) != 1:
+        return None
+    old = _replaced(base, question, new[0])
+    return None if old is None else base[:old.start()] + new[0].group() + base[old.end():]
+
+
+def _frame_of(previous: Sequence[PreviousTurn]) -> str | None:
+    """Return the latest previous question that does not lean on another (the frame a follow-up leans on)."""
+    return next((t.question for t in reversed(previous[-2:]) if not _leans(t.question)), None)
+
+
+def _replaced(base: str, question: str, new: re.Match[str]) -> re.Match[str] | None:
+    """Return the entity of ``base`` that ``new`` replaces: same kind, not in the follow-up, unambiguous."""
+    asked = {lexical.normal_form(m.group()) for m in lexical.tokens(question)}
+    found = [m for m in lexical.tokens(base)
+             if _kind(m, base) and _kind(m, base) == _kind(new, question) and lexical.normal_form(m.group()) not in asked]
+    if len(found) > 1:
+        before = _word_before(question, new)
+        found = [m for m in found if before and _word_before(base, m) == before]
+    return found[0] if len(found) == 1 else None
+
+
+def _kind(match: re.Match[str], text: str) -> str | None:
+    """Return an entity's kind: ``number`` (has a digit), ``name`` (capitalised, not the first word), else None."""
+    word = match.group()
+    if any(c.isdigit() for c in word):
+        return "number"
+    first = next(lexical.tokens(text)).start() == match.start()
+    if word[:1].isupper() and not first and lexical.normal_form(word):
+        return "name"
+    return None
+
+
+def _word_before(text: str, match: re.Match[str]) -> str:
+    """Return the word just before a match, casefolded ("" at the start)."""
+    words = [m.group().casefold() for m in lexical.tokens(text[:match.start()])]
+    return words[-1] if words else ""
 
 
 def search_query(question: str, previous: Sequence[PreviousTurn], llm: object | None,

@@ -141,11 +141,27 @@ def _two_long_answers(second_terms: str) -> Context:
     return make_context(first, second, question="Wo steht die Konfiguration des Collectors?")
 
 
-def test_an_uncertain_ranking_shows_both_close_sentences_whole():
+def test_an_uncertain_ranking_shows_both_close_sentences_within_500_characters():
     context = _two_long_answers("Die Konfiguration und der Collector")  # the same terms: a near tie
     text = compose(context.question, context, None)
-    assert "otel.yaml" in text and "collector.toml" in text and "…" not in text
-    assert len(text) > BUDGET_CHARS  # the fixed 300 characters would have cut the second one
+    assert "[1]" in text and "[2]" in text and "otel.yaml" in text
+    assert BUDGET_CHARS < len(text) <= UNSURE_CHARS[1] + 10  # both shown, the whole answer still at most 500
+
+
+def test_tables_of_contents_navigation_and_bare_titles_never_become_answer_text():
+    from irisrag.rag.extractive import navigation
+
+    assert navigation("9 11 Betriebsrat ..................................")
+    assert navigation("Handbuch Ausgabe 2024 Inhalt 1 Über uns 2 Arbeitszeit 3 Urlaub 4 Krankheit")
+    assert navigation("« Zurück | Nach oben | Weiter »")
+    assert navigation("Dienstreisen und Reisekosten")
+    assert not navigation("Vorsitzender ist Jonas Petersen, seine Stellvertreterin Aylin Demir.")
+    assert not navigation("apt-mark hold PAKET") and not navigation("Z50 Annahme verweigert")
+    context = make_context("Inhalt 1 Über uns 2 Betriebsrat 3 Urlaub 4 Krankheit 5 Reisen",
+                           "Der Betriebsrat hat neun Mitglieder und tagt jeden Dienstag.",
+                           question="Wie viele Mitglieder hat der Betriebsrat?")
+    text = compose(context.question, context, None)
+    assert "neun Mitglieder" in text and "Inhalt" not in text
 
 
 def test_a_clear_winner_keeps_the_answer_within_the_short_budget():
@@ -153,3 +169,12 @@ def test_a_clear_winner_keeps_the_answer_within_the_short_budget():
     text = compose(context.question, context, None)
     assert text.startswith("Der Collector der Firma") and "collector.toml" not in text
     assert len(text) <= SURE_CHARS + 5
+
+
+def test_a_record_is_answered_as_a_small_table_of_its_fields():
+    records = ("# preisliste\nArtikel: 4711\nBezeichnung: Bürostuhl Ergo\nPreis: 199,00 €\n\n"
+               "Artikel: 4712\nBezeichnung: Schreibtisch Hoch\nPreis: 349,00 €")
+    context = make_context(records, question="Was kostet der Schreibtisch Hoch?")
+    text = compose(context.question, context, None)
+    assert text.startswith("| preisliste | |\n|---|---|\n| Artikel | 4712 |") and "| Preis | 349,00 € |" in text
+    assert "Preis: " not in text  # never the chunk's raw field lines

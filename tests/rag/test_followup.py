@@ -91,3 +91,25 @@ def test_a_question_that_does_not_lean_on_the_previous_one_is_searched_as_asked(
 def test_a_rewrite_that_answers_instead_of_asking_is_not_searched_for():
     assert clean_rewrite("Das Debian-Projekt ist eine **Vereinigung von Einzelpersonen** [1].") == ""
     assert clean_rewrite('Frage: "Wer gehört zum **Debian-Projekt**?"') == "Wer gehört zum Debian-Projekt?"
+
+
+def test_a_new_number_replaces_the_previous_questions_number_in_its_frame():
+    turns = [PreviousTurn("Was kostet Artikel 4711?", "12,90 €")]
+    assert followup.search_query("Und 4712?", turns, None).text == "Was kostet Artikel 4712?"
+    debian = [PreviousTurn("Wie installiere ich nginx unter Debian 11?", "apt install nginx")]
+    assert followup.search_query("Und für Debian 12?", debian, None).text == "Wie installiere ich nginx unter Debian 12?"
+
+
+def test_a_new_name_replaces_the_one_after_the_same_word():
+    assert followup.search_query("Und in Bremen?", [FIRST], None).text == (
+        "Wann wurde die Elbphilharmonie in Bremen eröffnet?")
+    turns = [PreviousTurn("Was kostet der Bürostuhl?", "199 €")]
+    assert followup.search_query("Und der Schreibtisch?", turns, None).text == "Was kostet der Schreibtisch?"
+
+
+def test_an_ambiguous_or_pronoun_follow_up_keeps_the_key_terms():
+    turns = [PreviousTurn("Wann hat Anna Schmidt die Abteilung Vertrieb übernommen?", "2021")]
+    # two names and no shared word before the new one: nothing is replaced, the key terms are appended
+    assert followup.search_query("Und Berger?", turns, None).text == (
+        "Und Berger? Anna Schmidt Abteilung Vertrieb übernommen")
+    assert followup.search_query("Und wer macht das?", turns, None).text.startswith("Und wer macht das? Anna Schmidt")
