@@ -10,10 +10,11 @@ import warnings
 from redis.exceptions import RedisError
 from rq import Worker
 
-from irisrag import components, create_app, vectorstore
+from irisrag import components, create_app
 from irisrag.config import ConfigError
 from irisrag.jobs.maintenance import schedule_maintenance
 from irisrag.jobs.sweep import schedule_sweep, sweep_now
+from irisrag.vectors import store as vectorstore
 
 log = logging.getLogger("irisrag.worker")
 # RQ's own upkeep (registry cleanup, taking over the scheduler of a worker that was killed) every

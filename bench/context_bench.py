@@ -215,7 +215,7 @@ class _Writer:
                       "replace_s": 0.0, "replace_commits": 0, "replace_commit_s": []}
 
     def __call__(self, doc_id: int, area: int, texts: list[str], block: np.ndarray) -> None:
-        from irisrag.vectorstore import ChunkIn
+        from irisrag.vectors.store import ChunkIn
 
         chunks = [ChunkIn(i, t) for i, t in enumerate(texts)]
         if self.rows < self.append_until:
@@ -305,7 +305,7 @@ def index_shape(store) -> str:
     """Describe the table's vector index (type, IVF partitions from a query plan, indexed rows)."""
     import re
 
-    from irisrag.vectorindex import vector_index
+    from irisrag.vectors.index import vector_index
 
     table = store.table()
     index = vector_index(table)
@@ -341,7 +341,7 @@ def _cached_build(final: Path, size: int, embedder) -> dict:
     everything is current.
     """
     from irisrag.config import DEFAULTS
-    from irisrag.vectorstore import VectorStore
+    from irisrag.vectors.store import VectorStore
 
     log(f"{size} rows: cached table {final}")
     build = json.loads((final / "build.json").read_text())
@@ -360,7 +360,7 @@ def cached_table(size: int, docs, vectors, embedder, keep: bool = True):
     are removed); later calls only regenerate the NumPy side (seeded: the same vectors).
     ``keep=False`` returns None for the NumPy arrays.
     """
-    from irisrag.vectorstore import VectorStore
+    from irisrag.vectors.store import VectorStore
 
     key, parts = cache_key(size, vectors)
     final = TABLES / f"context-{size}-{key}"
@@ -430,7 +430,7 @@ def _area_filter() -> str:
 def _lance_raw(table, vector: np.ndarray, k: int):
     """The product's vector query (probe and refine settings included), Arrow result only."""
     try:
-        from irisrag.vectorindex import tune_query
+        from irisrag.vectors.index import tune_query
     except ImportError:  # older tree: no index upkeep, plain brute force
         def tune_query(query):
             return query
@@ -443,7 +443,7 @@ def _lance_raw(table, vector: np.ndarray, k: int):
 @contextmanager
 def query_tuning(tune: Callable) -> Iterator[None]:
     """Replace the app's probe/refine settings (``vectorindex.tune_query``) for the block."""
-    from irisrag import vectorindex
+    from irisrag.vectors import index as vectorindex
 
     saved = vectorindex.tune_query
     vectorindex.tune_query = tune
@@ -545,7 +545,7 @@ def _tune(minimum: int, maximum: int, factor: int | None) -> Callable:
 
 def _vector_settings() -> list[tuple[str, Callable]]:
     """The app's probe/refine settings and alternatives for the diagnosis."""
-    from irisrag import vectorindex
+    from irisrag.vectors import index as vectorindex
 
     low, refine = vectorindex.SEARCH_MIN_NPROBES, vectorindex.SEARCH_REFINE_FACTOR
     return [
@@ -584,7 +584,7 @@ def area_bitmap_copy(uri: str, embedder, folder: Path):
     """Copy a table to ``folder`` and give the copy a BITMAP scalar index on ``area_id``; return (store, seconds)."""
     from lancedb.index import Bitmap
 
-    from irisrag.vectorstore import VectorStore
+    from irisrag.vectors.store import VectorStore
 
     shutil.copytree(uri, folder)
     store = VectorStore(str(folder), embedder.key, embedder.dim, read_consistency_seconds=None)
@@ -595,7 +595,7 @@ def area_bitmap_copy(uri: str, embedder, folder: Path):
 
 def _hybrid_variants(store, bitmap_store) -> list[tuple[str, object, Callable, bool]]:
     """(name, store, tune_query, concurrent legs) of the end-to-end hybrid variants."""
-    from irisrag import vectorindex
+    from irisrag.vectors import index as vectorindex
 
     low, refine = vectorindex.SEARCH_MIN_NPROBES, vectorindex.SEARCH_REFINE_FACTOR
     capped = _tune(low, low, refine)
@@ -616,7 +616,7 @@ def _fulltext_variants(store, table) -> list[tuple[str, Callable]]:
     """The app's full-text leg and its parts, for the diagnosis."""
     from lancedb.query import MatchQuery
 
-    from irisrag.vectorstore import QUERY_WORDS
+    from irisrag.vectors.store import QUERY_WORDS
 
     columns = ["document_id", "area_id", "chunk_index", "page", "text", "_score"]
 
@@ -780,7 +780,7 @@ class _Run:
                             "index_s": index_s, "load": load_average(), "note": extra})
 
     def _table(self, size: int, label: str):
-        from irisrag.vectorstore import VectorStore
+        from irisrag.vectors.store import VectorStore
 
         given = self.given
         if size >= CACHE_FROM_ROWS:
@@ -801,7 +801,7 @@ class _Run:
 
     def size(self, size: int) -> None:
         """Build or open the table of ``size`` rows and run its exact and (past the policy) indexed phase."""
-        from irisrag.vectorstore import VectorStore
+        from irisrag.vectors.store import VectorStore
 
         label, given = size_label(size), self.given
         uri, build, matrix, row_areas, keys = self._table(size, label)

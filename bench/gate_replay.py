@@ -42,7 +42,7 @@ from irisrag.evaluation.tune import half
 from irisrag.rag import bridge, gate, retrieve
 from irisrag.rag.lexical import match, terms
 from irisrag.rag.retrieve import GateSettings, RetrievalSettings
-from irisrag.vectorstore import Hit
+from irisrag.vectors.store import Hit
 
 CACHE = Path("instance/tmp/eval/cache")
 K = 256

@@ -315,7 +315,7 @@ def _through_worker(app, area_id: int, item: InputSet, staging: Path, seen_jobs:
                     logfile: Path, worker_pid: int, retries: list[str]) -> tuple[float, float, dict[str, float], int, int]:
     """Import the files through the service and the worker; return seconds, summed job timings, chunks, jobs."""
     from irisrag.extensions import db
-    from irisrag.services.documents import import_local_file
+    from irisrag.services.documents.documents import import_local_file
 
     copies = _copies(item, staging)
     with app.app_context(), db.connection_context():
@@ -402,7 +402,7 @@ def _instance(tmp: Path, redis_url: str, embedder: str) -> _Instance:
     from irisrag.ingest.pipeline import PipelineSettings
     from irisrag.models import Area
     from irisrag.models.schema import upgrade
-    from irisrag.services.admin import create_named
+    from irisrag.services.admin.admin import create_named
 
     config = instance_config(tmp, redis_url, embedder)
     app = create_app(config)
@@ -421,7 +421,7 @@ def _instance(tmp: Path, redis_url: str, embedder: str) -> _Instance:
 def _prepare(inst: _Instance, items: list[InputSet], embedder_name: str) -> list[Measured]:
     """Start the worker, warm the in-process embedder and chunk every input once."""
     from irisrag.embeddings import build_embedder
-    from irisrag.vectorstore import VectorStore
+    from irisrag.vectors.store import VectorStore
 
     inst.worker, inst.worker_start = start_worker(inst.config, inst.logfile)
     log(f"worker registered after {inst.worker_start:.2f} s")

@@ -50,7 +50,7 @@ def vectors(n: int, kind: str, rng: np.random.Generator) -> np.ndarray:
 
 
 def fill(store, matrix: np.ndarray) -> None:
-    from irisrag.vectorstore import ChunkIn
+    from irisrag.vectors.store import ChunkIn
 
     docs = []
     for d in range(len(matrix) // PER_DOC):
@@ -105,9 +105,9 @@ def build_raw(store, index_type: str) -> None:
 
 
 def run_size(n: int, queries_n: int, types: list[str], kind: str, seed: int) -> list[dict]:
-    from irisrag import vectorindex
-    from irisrag.vectorindex import IndexPolicy
-    from irisrag.vectorstore import VectorStore
+    from irisrag.vectors import index as vectorindex
+    from irisrag.vectors.index import IndexPolicy
+    from irisrag.vectors.store import VectorStore
 
     rng = np.random.default_rng(seed)
     data = vectors(n + queries_n, kind, rng)

@@ -159,8 +159,8 @@ def seed(env: dict[str, str], users: int) -> dict:
     from irisrag.extensions import db
     from irisrag.models import Area, Document, Group
     from irisrag.models.schema import upgrade
-    from irisrag.services import admin
-    from irisrag.vectorstore import ChunkIn
+    from irisrag.services.admin import admin
+    from irisrag.vectors.store import ChunkIn
 
     started = time.perf_counter()
     rng = random.Random(7)

@@ -306,7 +306,7 @@ def _memory_instance(tmp: Path, redis_url: str, embedder: str):
     from irisrag.extensions import db
     from irisrag.models import Area
     from irisrag.models.schema import upgrade
-    from irisrag.services.admin import create_named
+    from irisrag.services.admin.admin import create_named
 
     config = instance_config(tmp, redis_url, embedder)
     app = create_app(config)
@@ -337,7 +337,7 @@ def _follow(doc_id: int, started: float, statuses: list[tuple[float, str]], logf
 def _sampled_import(app, area_id: int, source: Path, worker_pid: int, sampler, logfile: Path) -> dict:
     """Import ``source`` while ``sampler`` samples; return the row, wall time, statuses and registration retries."""
     from irisrag.extensions import db
-    from irisrag.services.documents import import_local_file
+    from irisrag.services.documents.documents import import_local_file
 
     before = set(_descendants(worker_pid))
     retries: list[str] = []
@@ -485,7 +485,7 @@ else:
     from irisrag.embeddings import FakeEmbedder, UseEmbedder
     from irisrag.ingest.pipeline import ImportJob, PipelineSettings, run_import
     from irisrag.jobs.maintenance import policy
-    from irisrag.vectorstore import VectorStore
+    from irisrag.vectors.store import VectorStore
 
     embedder = UseEmbedder() if args["embedder"] == "use" else FakeEmbedder()
     embedder.embed_documents(["warm-up"])

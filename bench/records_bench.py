@@ -53,7 +53,7 @@ def anon():
 
 from irisrag.embeddings import FakeEmbedder, UseEmbedder
 from irisrag.ingest.pipeline import ImportJob, PipelineSettings, run_import
-from irisrag.vectorstore import VectorStore
+from irisrag.vectors.store import VectorStore
 
 if args["chunk_only"]:  # extraction and chunking alone: what the record path itself holds
     from irisrag.ingest.chunk import chunk_pages

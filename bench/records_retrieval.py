@@ -49,7 +49,7 @@ def datasets(root: Path, seed: int = 3) -> list[tuple[Path, str, list[tuple[str,
 def _load(store, embedder, files, pack: bool) -> int:
     from irisrag.ingest.chunk import chunk_pages
     from irisrag.ingest.extract import iter_pages
-    from irisrag.vectorstore import ChunkIn
+    from irisrag.vectors.store import ChunkIn
 
     total = 0
     for document_id, (path, kind, _) in enumerate(files, start=1):
@@ -76,7 +76,7 @@ def compare(root: Path) -> dict:
     from irisrag.config import DEFAULTS
     from irisrag.embeddings import UseEmbedder
     from irisrag.rag.retrieve import RetrievalSettings, build_context
-    from irisrag.vectorstore import VectorStore
+    from irisrag.vectors.store import VectorStore
 
     files = datasets(root)
     embedder = UseEmbedder()

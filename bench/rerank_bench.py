@@ -22,7 +22,7 @@ from bench.context_bench import CORPUS_DIR, load_corpus
 def run(quick: bool = False, top_n: int = 20) -> str:
     from irisrag.embeddings import E5Embedder, UseEmbedder
     from irisrag.rag.rerank import EmbedderReranker
-    from irisrag.vectorstore import Hit
+    from irisrag.vectors.store import Hit
 
     n_questions = 5 if quick else 20
     questions = []

@@ -1,4 +1,4 @@
-"""Context building with LanceDB on S3 (SeaweedFS, ``irisrag.locals3``) vs a local directory, same run.
+"""Context building with LanceDB on S3 (SeaweedFS, ``tests.support.locals3``) vs a local directory, same run.
 
 The same table is written to both places with the product's write path and upkeep
 (``bench.context_bench.write_table``: ``replace_documents`` commits, compaction, full-text index;
@@ -44,7 +44,7 @@ def words_of(embedder):
 
 
 def _stores(uri: str, embedder, options: dict | None, consistency: float | None):
-    from irisrag.vectorstore import VectorStore
+    from irisrag.vectors.store import VectorStore
 
     return VectorStore(uri, embedder.key, embedder.dim, read_consistency_seconds=consistency, storage_options=options)
 
@@ -69,7 +69,7 @@ def _build(label: str, uri: str, options, embedder, docs, vectors, size: int, mi
 
 def _after_import(stores: dict, writers: dict, embedder, settings, questions, qvecs, consistency: float) -> dict:
     """Replace one document through the writer, wait the interval, time the reader's next two questions."""
-    from irisrag.vectorstore import ChunkIn
+    from irisrag.vectors.store import ChunkIn
 
     out = {name: {"first": [], "second": [], "commit": []} for name in stores}
     text = "Imported meanwhile: a new document about lipid metabolism and its regulation."
@@ -119,8 +119,8 @@ def run(quick: bool, sizes: list[int] | None = None, queries: int | None = None)
         return f"## Context building on S3\n\nSkipped: no BEIR corpus at {context_bench.CORPUS_DIR}.\n"
     from irisrag.config import DEFAULTS
     from irisrag.embeddings import UseEmbedder
-    from irisrag.locals3 import LocalS3
     from irisrag.rag.retrieve import RetrievalSettings
+    from tests.support.locals3 import LocalS3
 
     sizes = sizes or ([20_000] if quick else [100_000])
     consistency = float(DEFAULTS["LANCEDB_READ_CONSISTENCY_SECONDS"])

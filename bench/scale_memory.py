@@ -121,7 +121,7 @@ def seed(env: dict[str, str], documents: list[tuple[int, int, int]]) -> str:
     from irisrag.extensions import db
     from irisrag.models import Area, Document, Group
     from irisrag.models.schema import upgrade
-    from irisrag.services import admin, api_keys
+    from irisrag.services.admin import admin, api_keys
 
     app = create_app(config.load(env))
     with app.app_context(), db.connection_context():

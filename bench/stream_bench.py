@@ -164,8 +164,8 @@ def seed(env: dict[str, str]) -> tuple[int, str]:
     from irisrag.extensions import db
     from irisrag.models import Area, Document, Group
     from irisrag.models.schema import upgrade
-    from irisrag.services import admin, api_keys
-    from irisrag.vectorstore import ChunkIn
+    from irisrag.services.admin import admin, api_keys
+    from irisrag.vectors.store import ChunkIn
 
     app = create_app(config.load(env))
     with app.app_context(), db.connection_context():

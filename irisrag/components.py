@@ -73,8 +73,8 @@ class Components:
 
     @cached_property
     def store(self):
-        from irisrag.searchtext import SearchText
-        from irisrag.vectorstore import VectorStore
+        from irisrag.vectors.searchtext import SearchText
+        from irisrag.vectors.store import VectorStore
 
         embedder = self.embedder
         return VectorStore(
@@ -99,7 +99,7 @@ class Components:
 
     def lancedb_connection(self, read_consistency_seconds: float | None = None) -> Any:
         """Open a new LanceDB connection at the configured location (storage options included)."""
-        from irisrag.vectorstore import connect
+        from irisrag.vectors.store import connect
 
         return connect(self.lancedb_uri(), storage_options=self.config["LANCEDB_STORAGE_OPTIONS"],
                        read_consistency_seconds=read_consistency_seconds)

@@ -115,7 +115,7 @@ def _positive(value: str) -> int:
 
 def _fts_language(value: str) -> str:
     """A stemming language of the full-text index, spelt as LanceDB names it."""
-    from irisrag.vectorindex import FTS_LANGUAGES
+    from irisrag.vectors.index import FTS_LANGUAGES
 
     found = [name for name in FTS_LANGUAGES if name.lower() == value.strip().lower()]
     if not found:

@@ -80,10 +80,10 @@ def _app(tmp: Path, redis_url: str):
 def _seed(app) -> int:
     from irisrag import components
     from irisrag.extensions import db
-    from irisrag.llm import FakeLLM
+    from irisrag.llm.clients import FakeLLM
     from irisrag.models import Area, Document, Group
-    from irisrag.services import admin
-    from irisrag.vectorstore import ChunkIn
+    from irisrag.services.admin import admin
+    from irisrag.vectors.store import ChunkIn
 
     with app.app_context(), db.connection_context():
         area = admin.create_named(Area, "Alpha")

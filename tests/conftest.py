@@ -19,7 +19,7 @@ from redis.exceptions import RedisError
 from irisrag import components, create_app
 from irisrag.extensions import bind_database, db
 from irisrag.models.schema import upgrade
-from irisrag.services import auth as auth_service
+from irisrag.services.signin import auth as auth_service
 
 pytest_plugins = ["tests.support.http_stub"]
 
@@ -267,7 +267,7 @@ def logout(client, *, admin: bool = False):
 @pytest.fixture
 def make_user(app):
     """Create accounts through the service layer (password rules included)."""
-    from irisrag.services import admin as admin_service
+    from irisrag.services.admin import admin as admin_service
 
     def make(name: str, password: str = "password123", *, admin: bool = False):
         with app.app_context(), db.connection_context():

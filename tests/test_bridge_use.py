@@ -10,7 +10,7 @@ from irisrag.embeddings import UseEmbedder
 from irisrag.rag.bridge import BridgeSettings, WordVectors
 from irisrag.rag.lexical import normal_form
 from irisrag.rag.retrieve import GateSettings, RetrievalSettings, build_context
-from irisrag.vectorstore import ChunkIn, VectorStore
+from irisrag.vectors.store import ChunkIn, VectorStore
 
 PARAGRAPHS = [
     "The Panthers defense gave up just 308 points, ranking sixth in the league, while also leading the NFL "

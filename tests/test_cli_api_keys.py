@@ -2,7 +2,7 @@
 import json
 
 from irisrag.extensions import db
-from irisrag.services import api_keys
+from irisrag.services.admin import api_keys
 from tests.services import seed_library
 
 

@@ -62,8 +62,8 @@ def test_cli_runs_from_the_repository_root_without_flags(tmp_path):
 
 
 def test_init_db_gives_an_older_chunk_table_its_search_text(app):
-    from irisrag.vectorindex import fts_index
-    from irisrag.vectortables import SEARCH_COLUMN, chunk_schema, connect, table_name
+    from irisrag.vectors.index import fts_index
+    from irisrag.vectors.tables import SEARCH_COLUMN, chunk_schema, connect, table_name
 
     connection = connect(app.config["LANCEDB_URI"])
     old = connection.create_table(table_name("older-8"), schema=chunk_schema(8, "older-8", search_text=False))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from irisrag.vectorstore import ChunkIn, VectorStore
+from irisrag.vectors.store import ChunkIn, VectorStore
 
 DIM = 8
 

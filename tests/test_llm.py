@@ -6,7 +6,8 @@ import time
 import pytest
 
 from irisrag.errors import ConfigurationError, LLMUnavailable
-from irisrag.llm import LLM, FakeLLM, NoLLM, OllamaLLM, OpenAILLM, build_llm
+from irisrag.llm import build_llm
+from irisrag.llm.clients import LLM, FakeLLM, NoLLM, OllamaLLM, OpenAILLM
 from tests.support.http_stub import HttpStub, Reply, closed_port
 
 MESSAGES = [{"role": "system", "content": "Antworte kurz."}, {"role": "user", "content": "Was ist X?"}]

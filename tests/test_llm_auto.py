@@ -5,8 +5,9 @@ import threading
 
 import pytest
 
-from irisrag.llm import FakeLLM, NoLLM, OllamaLLM, OpenAILLM, build_llm
-from irisrag.llm_auto import AutoLLM, NoModelFound, active, chat_model
+from irisrag.llm import build_llm
+from irisrag.llm.auto import AutoLLM, NoModelFound, active, chat_model
+from irisrag.llm.clients import FakeLLM, NoLLM, OllamaLLM, OpenAILLM
 from tests.support.http_stub import HttpStub, Reply, closed_port
 
 MODEL = "llama3"

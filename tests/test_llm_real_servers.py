@@ -12,9 +12,10 @@ import pytest
 
 from irisrag.errors import LLMBrokeOff, LLMContextTooLong, LLMCutOff, LLMModelNotFound, LLMTimeout
 from irisrag.extensions import db
-from irisrag.llm import OllamaLLM, OpenAILLM
+from irisrag.llm.clients import OllamaLLM, OpenAILLM
 from irisrag.rag import outcome as answer_outcome
-from irisrag.services import asking, health
+from irisrag.services.asking import asking
+from irisrag.services.operations import health
 from tests.conftest import make_app
 from tests.services import QUESTION, add_document, seed_library
 from tests.support.http_stub import Reply
@@ -261,9 +262,9 @@ def test_cli_ask_json_has_the_citation_fields_and_the_status(tmp_path, database_
 
 
 def test_judge_and_expansion_ask_for_few_tokens():
-    from irisrag.llm import FakeLLM
+    from irisrag.llm.clients import FakeLLM
     from irisrag.rag import expand, rerank
-    from irisrag.vectorstore import Hit
+    from irisrag.vectors.store import Hit
 
     judge, keywords = FakeLLM("2, 1"), FakeLLM("otel collector")
     hits = [Hit(1, 1, i, None, f"Text {i}", 0.5, i) for i in range(3)]
@@ -274,7 +275,7 @@ def test_judge_and_expansion_ask_for_few_tokens():
 
 
 def test_expansion_translates_toward_the_language_of_the_stored_documents():
-    from irisrag.llm import FakeLLM
+    from irisrag.llm.clients import FakeLLM
     from irisrag.rag import expand, language
 
     assert language.detect("The collector is configured in the file otel.yaml, which is read at start.") == "English"
@@ -287,7 +288,7 @@ def test_expansion_translates_toward_the_language_of_the_stored_documents():
             return {1: 2, 2: 1}
 
         def chunks_of(self, document_id):
-            from irisrag.vectorstore import Hit
+            from irisrag.vectors.store import Hit
             return [Hit(document_id, 1, 0, None, "The service is started with the command and it reads the "
                         "settings from the file that is named in the unit.", 0.0, 0)]
 

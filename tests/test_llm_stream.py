@@ -15,7 +15,7 @@ from irisrag.errors import (
     LLMUnavailable,
     LLMUnreachable,
 )
-from irisrag.llm import FakeLLM, NoLLM, OllamaLLM, OpenAILLM
+from irisrag.llm.clients import FakeLLM, NoLLM, OllamaLLM, OpenAILLM
 from tests.support.http_stub import HttpStub, Reply, closed_port
 
 MESSAGES = [{"role": "system", "content": "Antworte kurz."}, {"role": "user", "content": "Was ist X?"}]

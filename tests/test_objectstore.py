@@ -5,7 +5,7 @@ import pyarrow.fs as pafs
 import pytest
 
 from irisrag import config
-from irisrag.objectstore import _options, location
+from irisrag.vectors.objectstore import _options, location
 
 
 def test_storage_options_setting_parses_a_json_object_into_strings():

@@ -4,10 +4,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from irisrag.searchtext import SearchText
-from irisrag.vectorindex import fts_index
-from irisrag.vectorstore import ChunkIn, VectorStore
-from irisrag.vectortables import SEARCH_COLUMN, chunk_schema, connect, table_name
+from irisrag.vectors.index import fts_index
+from irisrag.vectors.searchtext import SearchText
+from irisrag.vectors.store import ChunkIn, VectorStore
+from irisrag.vectors.tables import SEARCH_COLUMN, chunk_schema, connect, table_name
 
 DIM = 8
 WORDS = ["Hymne {f} :: anthem\n", "national {adj} :: national\n", "Bevölkerung {f} :: population\n",
@@ -107,7 +107,7 @@ def test_a_table_made_before_the_search_text_keeps_indexing_the_text(tmp_path):
 
 
 def test_init_db_adds_the_column_to_a_table_made_before_it(tmp_path):
-    from irisrag.vectorindex import add_search_text
+    from irisrag.vectors.index import add_search_text
 
     uri = str(tmp_path / "lance")
     _older_table(uri)

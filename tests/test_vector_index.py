@@ -8,9 +8,9 @@ from datetime import timedelta
 import numpy as np
 import pytest
 
-from irisrag import vectorindex
-from irisrag.vectorindex import IndexPolicy
-from irisrag.vectorstore import ChunkIn, VectorStore
+from irisrag.vectors import index as vectorindex
+from irisrag.vectors.index import IndexPolicy
+from irisrag.vectors.store import ChunkIn, VectorStore
 
 DIM = 64
 AREAS = 20

@@ -14,8 +14,8 @@ import pytest
 from irisrag.embeddings import FakeEmbedder
 from irisrag.errors import EmbeddingError
 from irisrag.ingest.pipeline import ImportJob, PipelineSettings, run_import
-from irisrag.vectorstaging import purge_hidden
-from irisrag.vectorstore import ChunkIn, VectorStore
+from irisrag.vectors.staging import purge_hidden
+from irisrag.vectors.store import ChunkIn, VectorStore
 
 DIM = 16
 
@@ -122,7 +122,7 @@ def test_readers_see_all_new_chunks_at_every_step_of_settling(stores, monkeypatc
 
 def test_a_commit_between_a_readers_metadata_and_its_query_does_not_hide_rows(stores, monkeypatch):
     """The reader's handle refreshes itself, so settling can land after it read the switch record."""
-    from irisrag import vectorstaging
+    from irisrag.vectors import staging as vectorstaging
 
     writer, reader = stores
     staged = writer.staged_replacement(1, 7)

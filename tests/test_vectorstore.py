@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from irisrag.errors import EmbedderMismatch, EmbeddingError
-from irisrag.vectorstore import ChunkIn, Hit, VectorStore, table_name
+from irisrag.vectors.store import ChunkIn, Hit, VectorStore, table_name
 
 DIM = 8
 
@@ -182,7 +182,7 @@ def test_vectorstore_replace_runs_again_when_lance_gives_up_on_contention(store,
     """Lance gives up a merge after 30 s of lost commits (seen on S3 under load): it is retried."""
     from lancedb.merge import LanceMergeInsertBuilder
 
-    from irisrag import vectorindex
+    from irisrag.vectors import index as vectorindex
 
     monkeypatch.setattr(vectorindex.time, "sleep", lambda s: None)
     store.replace_document(1, 1, _chunks(2, "old"), _random(2))

@@ -6,7 +6,7 @@ import json
 import click
 
 from irisrag.cli import command
-from irisrag.services import api_keys
+from irisrag.services.admin import api_keys
 
 
 @command("create-api-key")

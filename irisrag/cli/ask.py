@@ -8,17 +8,19 @@ from collections.abc import Sequence
 
 import click
 
-from irisrag import components, llm_auto
+from irisrag import components
 from irisrag.cli import ID, command
 from irisrag.errors import LLMUnavailable
 from irisrag.i18n import english_stored
-from irisrag.llm_auto import AutoLLM
+from irisrag.llm import auto as llm_auto
+from irisrag.llm.auto import AutoLLM
 from irisrag.models import Area, User
 from irisrag.rag.render import to_terminal
-from irisrag.services import admin as admin_service
-from irisrag.services import asking, conversations, llm_check
-from irisrag.services.answer_json import terminal_json
-from irisrag.vectorstore import table_name
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.asking import asking, conversations
+from irisrag.services.asking.answer_json import terminal_json
+from irisrag.services.operations import llm_check
+from irisrag.vectors.store import table_name
 
 _AREA_HELP = "Area name (repeatable); default: all areas the user may query."
 

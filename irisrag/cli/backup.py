@@ -1,10 +1,10 @@
-"""Backup and restore: ``flask rag backup DEST`` and ``flask rag restore SRC`` (see services/backup.py)."""
+"""Backup and restore: ``flask rag backup DEST`` and ``flask rag restore SRC`` (see services/operations/backup.py)."""
 from __future__ import annotations
 
 import click
 
 from irisrag.cli import command
-from irisrag.services import backup as backup_service
+from irisrag.services.operations import backup as backup_service
 
 
 def _tables(summary: backup_service.Summary) -> str:

@@ -13,10 +13,11 @@ from pathlib import Path
 import click
 from flask import current_app
 
-from irisrag import components, llm_auto
+from irisrag import components
 from irisrag.cli import command
 from irisrag.evaluation import answers, beir, library, library_answers
 from irisrag.evaluation.runner import EvalOptions
+from irisrag.llm import auto as llm_auto
 from irisrag.rag.answer import llm_name
 
 

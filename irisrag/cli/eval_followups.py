@@ -5,9 +5,10 @@ from pathlib import Path
 
 import click
 
-from irisrag import components, llm_auto
+from irisrag import components
 from irisrag.evaluation import followups, runner
 from irisrag.evaluation.beir import Dataset
+from irisrag.llm import auto as llm_auto
 from irisrag.rag.followup import KEY_TERMS, REWRITTEN
 
 

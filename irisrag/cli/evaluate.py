@@ -19,7 +19,7 @@ from irisrag.models import EvalRun
 from irisrag.rag.expand import build_expander
 from irisrag.rag.rerank import build_reranker
 from irisrag.rag.retrieve import MODES
-from irisrag.vectorstore import FTS_LANGUAGES
+from irisrag.vectors.store import FTS_LANGUAGES
 
 _HEAD = {"ndcg@10": "nDCG@10", "recall@5": "R@5", "recall@10": "R@10", "recall@100": "R@100",
          "mrr@10": "MRR@10", "p@5": "P@5", "context_recall": "ctx_R", "sources_recall": "src_R", "nearest_recall": "near_R",

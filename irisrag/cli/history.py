@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from irisrag.cli import command
-from irisrag.services import history
+from irisrag.services.asking import history
 
 
 @command("prune-history")

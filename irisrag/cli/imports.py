@@ -8,10 +8,10 @@ from pathlib import Path
 import click
 
 from irisrag.cli import ID, command
-from irisrag.services import documents
-from irisrag.services import imports as service
-from irisrag.services.coverage import chunk_coverage
-from irisrag.services.imports import OUTCOMES, QUEUE, SYNC, WAIT, Item, Report
+from irisrag.services.documents import documents
+from irisrag.services.documents import imports as service
+from irisrag.services.documents.coverage import chunk_coverage
+from irisrag.services.documents.imports import OUTCOMES, QUEUE, SYNC, WAIT, Item, Report
 
 _AREA = click.option("--area", required=True, help="Area (name or id) the documents belong to.")
 _RUN_OPTIONS = (

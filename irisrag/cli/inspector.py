@@ -7,7 +7,7 @@ from dataclasses import asdict
 import click
 
 from irisrag.cli import ID, command
-from irisrag.services import inspector
+from irisrag.services.asking import inspector
 
 
 @command("inspect")

@@ -9,8 +9,8 @@ import click
 from irisrag.cli import command
 from irisrag.models import Area, Group, User
 from irisrag.models.schema import upgrade
-from irisrag.services import admin as admin_service
-from irisrag.services.system import add_search_text
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.operations.system import add_search_text
 
 
 @command("init-db")

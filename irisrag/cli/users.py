@@ -5,7 +5,7 @@ import click
 
 from irisrag.cli import command
 from irisrag.models import User
-from irisrag.services import admin as admin_service
+from irisrag.services.admin import admin as admin_service
 
 
 @command("set-active")

@@ -37,7 +37,7 @@ from irisrag.evaluation.library import Library, Question
 from irisrag.evaluation.scratch_instance import Instance, open_instance
 from irisrag.rag.answer_types import NO_CONTEXT_FOUND, AskResult
 from irisrag.rag.followup import PreviousTurn
-from irisrag.services import asking, conversations
+from irisrag.services.asking import asking, conversations
 
 Progress = Callable[[str], None]
 ANSWERABLE, OFFTOPIC, FIRST, FOLLOWUP = "answerable", "offtopic", "followup-first", "followup"

@@ -49,8 +49,8 @@ from irisrag.evaluation.metrics import METRICS
 from irisrag.evaluation.vectors import LazyEmbedder, Meter, Progress, TextCache, embed_chunks, embed_queries
 from irisrag.ingest.chunk import chunk_text
 from irisrag.rag.retrieve import MODES, RetrievalSettings, WordEmbedder, build_context
-from irisrag.searchtext import SearchText
-from irisrag.vectorstore import ChunkIn, VectorStore
+from irisrag.vectors.searchtext import SearchText
+from irisrag.vectors.store import ChunkIn, VectorStore
 
 log = logging.getLogger(__name__)
 

@@ -24,8 +24,8 @@ from flask import Flask
 from irisrag import config as config_module
 from irisrag.extensions import db
 from irisrag.models import Area, Group
-from irisrag.services import admin
-from irisrag.services import imports as import_service
+from irisrag.services.admin import admin
+from irisrag.services.documents import imports as import_service
 
 AREA, USER = "evaluation", "evaluator"
 

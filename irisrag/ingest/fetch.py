@@ -16,9 +16,10 @@ from urllib.parse import urljoin, urlsplit
 
 import requests
 
+from irisrag.deadline import Deadline
 from irisrag.errors import BlockedAddress, FetchError, FileTooLarge, HostNotFound, InvalidUrl
 from irisrag.i18n import N_, Label
-from irisrag.ingest.guarded_http import Deadline, guarded_adapter
+from irisrag.ingest.guarded_http import guarded_adapter
 from irisrag.ingest.netguard import Allowlist, checked_addresses
 
 log = logging.getLogger(__name__)

@@ -7,8 +7,6 @@ checked address while the Host header, SNI and certificate check keep the host n
 from __future__ import annotations
 
 import socket
-import threading
-import time
 from typing import Any
 
 from requests.adapters import HTTPAdapter
@@ -17,58 +15,10 @@ from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 from urllib3.exceptions import NewConnectionError
 from urllib3.poolmanager import PoolManager
 
+from irisrag.deadline import Deadline
 from irisrag.errors import BlockedAddress
 from irisrag.i18n import N_
 from irisrag.ingest.netguard import Allowlist, checked_addresses
-
-
-class Deadline:
-    """A wall-clock limit on a whole fetch that trickling cannot stretch.
-
-    Read timeouts apply per ``recv``, so a server sending one byte a second never trips
-    them. Every socket of the fetch is registered here; when the time is up a timer shuts
-    them down, which ends any blocked read (headers or body) at once.
-    """
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-        self.at = time.monotonic() + seconds
-        self.expired = False
-        self._sockets: list[socket.socket] = []
-        self._lock = threading.Lock()
-        self._timer = threading.Timer(seconds, self._expire)
-        self._timer.daemon = True
-
-    def __enter__(self) -> Deadline:
-        self._timer.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._timer.cancel()
-
-    def remaining(self) -> float:
-        """Return the seconds left (at least a small positive number for socket timeouts)."""
-        return max(0.001, self.at - time.monotonic())
-
-    def register(self, sock: socket.socket) -> None:
-        """Watch a new socket; one opened after the deadline is shut at once."""
-        with self._lock:
-            self._sockets.append(sock)
-            if self.expired:
-                _shut(sock)
-
-    def _expire(self) -> None:
-        with self._lock:
-            self.expired = True
-            for sock in self._sockets:
-                _shut(sock)
-
-
-def _shut(sock: socket.socket) -> None:
-    try:
-        sock.shutdown(socket.SHUT_RDWR)
-    except OSError:  # already closed
-        pass
 
 
 class _GuardedConnectionMixin:

@@ -6,7 +6,7 @@ through the chunker into embedding batches, and the embedded chunks go to LanceD
 are ready, so memory holds a few pages and one write batch whatever the document's length.
 A document is never half-indexed: one of up to ``write_rows`` chunks is written in one
 commit (``VectorStore.replace_document``); a longer one is staged batch by batch and shown
-in one commit at the end (``VectorStore.staged_replacement``, ``irisrag.vectorstaging``).
+in one commit at the end (``VectorStore.staged_replacement``, ``irisrag.vectors.staging``).
 Until that commit readers see the old chunks, after it the new ones; a failure before it
 deletes what was staged and leaves the old chunks in place.
 """
@@ -184,7 +184,7 @@ class ChunkWriter:
 def _chunk_and_embed(pages: PagePrefetch, page_total: int | None, embedder, settings: PipelineSettings,
                      progress: Progress, timings: dict, writer: ChunkWriter) -> None:
     """Chunk the streamed pages and embed them in batches, handing each batch to the writer."""
-    from irisrag.vectorstore import ChunkIn
+    from irisrag.vectors.store import ChunkIn
 
     chunks = chunk_pages(_announced(pages, progress), settings.chunk_size, settings.chunk_overlap)
     known_total = None

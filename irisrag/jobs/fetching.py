@@ -11,7 +11,7 @@ from irisrag.jobs.heartbeat import Heartbeat
 from irisrag.jobs.progress import job_id, record_failure
 from irisrag.models import Document
 from irisrag.models.base import utcnow
-from irisrag.services.registration import upload_root
+from irisrag.services.documents.registration import upload_root
 
 log = logging.getLogger("irisrag.jobs.documents")  # the import job's log lines, as before the split
 

@@ -1,6 +1,6 @@
 """Index upkeep jobs: after every import and periodically, one process at a time.
 
-``VectorStore.maintain`` does the work (``irisrag.vectorindex``); this module decides when and
+``VectorStore.maintain`` does the work (``irisrag.vectors.index``); this module decides when and
 makes sure only one process runs it: a Redis lock per queue, renewed while a pass runs (a
 killed worker frees it within ``LOCK_SECONDS``). An import that finds the lock taken leaves a
 *pending* mark instead of waiting; the holder runs one more short pass when it sees the mark,
@@ -25,7 +25,7 @@ from flask import current_app
 from redis.exceptions import LockError
 
 from irisrag import components
-from irisrag.vectorindex import IndexPolicy
+from irisrag.vectors.index import IndexPolicy
 
 log = logging.getLogger(__name__)
 LOCK_SECONDS = 60      # lock lifetime; renewed every third of it while a pass runs

@@ -39,7 +39,7 @@ def periodic_sweep() -> dict:
 
 def prune_history_now_and_then() -> int:
     """Prune the question history unless some worker did within PRUNE_INTERVAL_SECONDS; return rows deleted."""
-    from irisrag.services.history import prune
+    from irisrag.services.asking.history import prune
 
     mark = f"irisrag:{prefix()}:history-pruned"
     if not components.get().redis.set(mark, "1", nx=True, ex=PRUNE_INTERVAL_SECONDS):

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from irisrag.errors import LLMNotConfigured, LLMUnavailable
-from irisrag.llm_auto import chat_model
+from irisrag.llm.auto import chat_model
 from irisrag.rag import extractive
 from irisrag.rag.citations import CheckedAnswer, check
 from irisrag.rag.extractive import Embedder

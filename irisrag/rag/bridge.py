@@ -65,7 +65,7 @@ from irisrag.rag.dictionary import Dictionary, cache_folder
 from irisrag.rag.lexical import normal_form, tokens
 
 if TYPE_CHECKING:
-    from irisrag.vectorstore import Hit
+    from irisrag.vectors.store import Hit
 
 KINDS = ("embedder", "none")
 MIN_WORD_LENGTH = 3

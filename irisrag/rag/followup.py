@@ -54,7 +54,7 @@ from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 
-from irisrag.llm_auto import chat_model
+from irisrag.llm.auto import chat_model
 from irisrag.rag import lexical
 
 log = logging.getLogger(__name__)

@@ -53,7 +53,7 @@ from irisrag import config as config_module
 
 if TYPE_CHECKING:
     from irisrag.rag.lexical import LexicalMatch
-    from irisrag.vectorstore import Hit
+    from irisrag.vectors.store import Hit
 
 GATE_RULES = ("evidence", "ranked", "lexical")
 # A candidate's verdict (``Candidate.gate``): dropped by the lexical rule, by the evidence rule

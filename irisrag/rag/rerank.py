@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from irisrag.vectorstore import Hit
+from irisrag.vectors.store import Hit
 
 log = logging.getLogger(__name__)
 

@@ -86,7 +86,7 @@ from irisrag.rag.sources import Source, found_sources, nearest_documents
 if TYPE_CHECKING:
     from irisrag.rag.expand import QueryExpander
     from irisrag.rag.rerank import Reranker
-    from irisrag.vectorstore import Hit, TextHit
+    from irisrag.vectors.store import Hit, TextHit
 
 log = logging.getLogger(__name__)
 

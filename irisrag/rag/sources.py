@@ -41,7 +41,7 @@ from irisrag.rag.lexical import normal_form, tokens
 
 if TYPE_CHECKING:
     from irisrag.rag.gate import Candidate
-    from irisrag.vectorstore import Hit
+    from irisrag.vectors.store import Hit
 
 GATE_DROPPED = ("lexical", "evidence")   # the gate's verdicts (gate.py); the caps' do not count here
 

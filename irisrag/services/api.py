@@ -18,10 +18,11 @@ from irisrag.errors import Forbidden, NotFound, ValidationError
 from irisrag.i18n import N_
 from irisrag.models import Area, Document
 from irisrag.rag.followup import PreviousTurn
-from irisrag.services import api_keys, asking
-from irisrag.services import documents as document_service
 from irisrag.services.access import Permitted
-from irisrag.services.api_keys import KeyPrincipal
+from irisrag.services.admin import api_keys
+from irisrag.services.admin.api_keys import KeyPrincipal
+from irisrag.services.asking import asking
+from irisrag.services.documents import documents as document_service
 
 log = logging.getLogger(__name__)
 

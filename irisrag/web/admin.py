@@ -8,7 +8,7 @@ from flask_babel import gettext as _
 
 from irisrag.i18n import N_
 from irisrag.models import Area, Group
-from irisrag.services import admin as admin_service
+from irisrag.services.admin import admin as admin_service
 from irisrag.web import forms
 from irisrag.web.admin_console import bp, render_tab, run_action
 from irisrag.web.params import id_field

@@ -9,7 +9,7 @@ from flask import request
 from flask_babel import gettext as _
 
 from irisrag.errors import IrisRagError
-from irisrag.services import api_keys
+from irisrag.services.admin import api_keys
 from irisrag.web.admin_console import bp, render_tab, run_action
 from irisrag.web.params import id_field, id_fields
 from irisrag.web.security import admin_required

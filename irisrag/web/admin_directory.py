@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 
 from irisrag.errors import IrisRagError
 from irisrag.models import Group
-from irisrag.services import external_accounts
+from irisrag.services.signin import external_accounts
 from irisrag.web.admin_console import bp
 from irisrag.web.htmx import render
 from irisrag.web.params import id_field

@@ -19,10 +19,10 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from irisrag.errors import IrisRagError, NotFound
 from irisrag.ids import parse_ids
 from irisrag.ingest.stage import size_text
-from irisrag.services import coverage as coverage_service
-from irisrag.services import document_bulk, import_progress
-from irisrag.services import documents as document_service
-from irisrag.services.document_list import DocumentQuery
+from irisrag.services.documents import coverage as coverage_service
+from irisrag.services.documents import document_bulk, import_progress
+from irisrag.services.documents import documents as document_service
+from irisrag.services.documents.document_list import DocumentQuery
 from irisrag.web.admin_console import bp, render_tab, run_action
 from irisrag.web.htmx import is_htmx, respond
 from irisrag.web.logging import quiet

@@ -1,7 +1,7 @@
 """Admin list of evaluation runs (`flask rag eval`)."""
 from __future__ import annotations
 
-from irisrag.services.evaluations import SHOWN, recent_runs
+from irisrag.services.admin.evaluations import SHOWN, recent_runs
 from irisrag.web.htmx import render
 
 

@@ -5,7 +5,7 @@ SPEC tabs (``admin/_tabnav.html`` links it), so it renders ``admin/index.html`` 
 """
 from __future__ import annotations
 
-from irisrag.services import history
+from irisrag.services.asking import history
 from irisrag.web.htmx import render
 
 TAB = "feedback"

@@ -6,7 +6,7 @@ from flask_babel import gettext as _
 
 from irisrag.errors import IrisRagError
 from irisrag.models import Area, Document, User
-from irisrag.services import inspector
+from irisrag.services.asking import inspector
 from irisrag.web.htmx import render
 from irisrag.web.params import id_field, id_fields
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 from flask import redirect, url_for
 from flask_babel import gettext as _
 
-from irisrag import components, llm_auto
+from irisrag import components
 from irisrag.errors import IrisRagError
-from irisrag.services import system
+from irisrag.llm import auto as llm_auto
+from irisrag.services.operations import system
 from irisrag.web.admin_console import bp
 from irisrag.web.htmx import is_htmx, render
 from irisrag.web.security import admin_required

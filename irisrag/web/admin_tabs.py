@@ -17,9 +17,9 @@ from flask_babel import lazy_gettext as _l
 
 from irisrag.ingest.extract import SUPPORTED, supported_types_text
 from irisrag.ingest.stage import size_text
-from irisrag.services import admin as admin_service
-from irisrag.services import import_progress
-from irisrag.services.document_list import DocumentQuery, list_page
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.documents import import_progress
+from irisrag.services.documents.document_list import DocumentQuery, list_page
 from irisrag.web import forms
 
 
@@ -59,7 +59,7 @@ def _groups() -> dict:
 
 
 def _areas() -> dict:
-    from irisrag.services.document_list import counts_by_area
+    from irisrag.services.documents.document_list import counts_by_area
 
     return {"data": admin_service.overview("areas"), "area_form": forms.NamedForm(formdata=None),
             "document_counts": counts_by_area()}

@@ -20,8 +20,8 @@ from irisrag.ids import parse_id, parse_int
 from irisrag.models import Area, Document
 from irisrag.rag.followup import PreviousTurn
 from irisrag.services import api as api_service
-from irisrag.services import asking
-from irisrag.services.answer_json import answer_json
+from irisrag.services.asking import asking
+from irisrag.services.asking.answer_json import answer_json
 from irisrag.web import openapi, stream
 from irisrag.web.api_auth import current_key, key_required
 
@@ -117,7 +117,7 @@ def cancel_document(document_id: int):
 @bp.get("/documents/<id:document_id>/content")
 @key_required
 def document_content(document_id: int):
-    from irisrag.services import viewer
+    from irisrag.services.documents import viewer
     from irisrag.web.viewer import file_response
 
     return file_response(viewer.for_key(current_key(), document_id))

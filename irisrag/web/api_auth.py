@@ -6,8 +6,8 @@ from functools import wraps
 
 from flask import g, jsonify, request
 
-from irisrag.services import api_keys
-from irisrag.services.api_keys import KeyPrincipal
+from irisrag.services.admin import api_keys
+from irisrag.services.admin.api_keys import KeyPrincipal
 from irisrag.web.input_guard import refuse_nul
 
 log = logging.getLogger(__name__)

@@ -6,7 +6,7 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from irisrag.errors import DirectoryUnavailable, SignInRefused, ValidationError
-from irisrag.services import auth as auth_service
+from irisrag.services.signin import auth as auth_service
 from irisrag.web import security, sso
 from irisrag.web.forms import LoginForm
 

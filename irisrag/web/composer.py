@@ -5,7 +5,8 @@ from flask import redirect, render_template, request, session, url_for
 from flask_login import current_user
 
 from irisrag.rag.answer_types import AskResult
-from irisrag.services import access, conversations
+from irisrag.services import access
+from irisrag.services.asking import conversations
 from irisrag.web.htmx import is_htmx, respond
 from irisrag.web.params import id_fields
 

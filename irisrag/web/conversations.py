@@ -10,7 +10,8 @@ from flask_babel import gettext
 from flask_login import current_user
 
 from irisrag.errors import ValidationError
-from irisrag.services import access, asking, conversations, history
+from irisrag.services import access
+from irisrag.services.asking import asking, conversations, history
 from irisrag.web import composer, stream
 from irisrag.web.htmx import client_redirect, is_htmx, render
 from irisrag.web.params import int_field

@@ -6,7 +6,8 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from irisrag.errors import ValidationError
-from irisrag.services import access, asking, history
+from irisrag.services import access
+from irisrag.services.asking import asking, history
 from irisrag.web import composer, stream
 from irisrag.web.htmx import is_htmx, render
 from irisrag.web.security import user_required

@@ -5,7 +5,7 @@ from dataclasses import asdict
 
 from flask import Blueprint, jsonify, request
 
-from irisrag.services import health
+from irisrag.services.operations import health
 from irisrag.web.logging import quiet
 
 bp = Blueprint("ops", __name__)

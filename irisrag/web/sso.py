@@ -16,10 +16,10 @@ from flask_babel import gettext as _
 
 from irisrag.errors import DirectoryUnavailable, IrisRagError, SignInRefused
 from irisrag.i18n import N_
-from irisrag.services import auth as auth_service
-from irisrag.services.external_accounts import sign_in
-from irisrag.services.ldap_directory import LdapDirectory
-from irisrag.services.oidc import OidcClient
+from irisrag.services.signin import auth as auth_service
+from irisrag.services.signin.external_accounts import sign_in
+from irisrag.services.signin.ldap_directory import LdapDirectory
+from irisrag.services.signin.oidc import OidcClient
 from irisrag.web import security
 from irisrag.web.forms import LoginForm
 

@@ -12,7 +12,7 @@ from flask_login import current_user
 
 from irisrag.rag.lexical import terms
 from irisrag.rag.sources import highlight
-from irisrag.services import viewer
+from irisrag.services.documents import viewer
 from irisrag.web import document_markdown
 from irisrag.web.params import int_field
 from irisrag.web.security import user_required

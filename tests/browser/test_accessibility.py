@@ -24,8 +24,8 @@ from werkzeug.serving import make_server
 from irisrag.extensions import db
 from irisrag.jobs.documents import import_document
 from irisrag.models import Area, Group, QuestionLog
-from irisrag.services import admin as admin_service
-from irisrag.services import documents
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.documents import documents
 from tests.browser.test_admin_flow import login
 from tests.conftest import make_app
 

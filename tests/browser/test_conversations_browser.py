@@ -14,8 +14,8 @@ from playwright.sync_api import expect
 from irisrag.extensions import db
 from irisrag.jobs.documents import import_document
 from irisrag.models import Area, Group
-from irisrag.services import admin as admin_service
-from irisrag.services import documents
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.documents import documents
 from tests.browser.test_admin_flow import login
 from tests.conftest import make_app
 from tests.support.http_stub import HttpStub, Reply

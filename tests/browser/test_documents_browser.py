@@ -16,7 +16,7 @@ from rq import Queue
 from irisrag import components
 from irisrag.extensions import db
 from irisrag.models import Area, Document
-from irisrag.services import admin as admin_service
+from irisrag.services.admin import admin as admin_service
 from tests.browser.test_admin_flow import login
 from tests.integration.test_worker import start_worker, stop_worker
 

@@ -11,8 +11,8 @@ import pytest
 from irisrag.extensions import db
 from irisrag.jobs.documents import import_document
 from irisrag.models import Area, Document, Group
-from irisrag.services import admin as admin_service
-from irisrag.services import documents
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.documents import documents
 from tests.browser.test_admin_flow import login
 
 pytestmark = pytest.mark.browser

@@ -81,7 +81,7 @@ def test_cli_eval_refuses_a_directory_without_the_split(app, tmp_path):
 
 def test_cli_eval_scores_a_reranker_and_query_expansion_as_extra_modes(app, tmp_path):
     from irisrag import components
-    from irisrag.llm import FakeLLM
+    from irisrag.llm.clients import FakeLLM
 
     path, scratch = _dataset(tmp_path), tmp_path / "scratch"
     judge = FakeLLM(lambda messages: "Exporter Metriken Collector" if "keywords" in messages[0]["content"] else "2, 1")

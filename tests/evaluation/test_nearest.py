@@ -7,7 +7,7 @@ from irisrag.evaluation import outcome
 from irisrag.rag.lexical import LexicalMatch
 from irisrag.rag.retrieve import Candidate, Context
 from irisrag.rag.sources import nearest_documents
-from irisrag.vectorstore import Hit
+from irisrag.vectors.store import Hit
 
 NONE = LexicalMatch(frozenset(), 0, 0.0)
 

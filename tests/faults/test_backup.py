@@ -20,9 +20,10 @@ from irisrag import components
 from irisrag.extensions import db
 from irisrag.jobs import documents as document_jobs
 from irisrag.models import Document, User
-from irisrag.services import asking, documents
-from irisrag.services import backup as backup_service
-from irisrag.vectorstore import ChunkIn
+from irisrag.services.asking import asking
+from irisrag.services.documents import documents
+from irisrag.services.operations import backup as backup_service
+from irisrag.vectors.store import ChunkIn
 from tests.conftest import make_app
 from tests.services import QUESTION, seed_library
 

@@ -18,9 +18,9 @@ from irisrag import extensions
 from irisrag.extensions import bind_database, db
 from irisrag.jobs import documents as document_jobs
 from irisrag.models import Document, Group, QuestionLog
-from irisrag.services import admin as admin_service
-from irisrag.services import api_keys
-from irisrag.services import documents as document_service
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.admin import api_keys
+from irisrag.services.documents import documents as document_service
 from tests.conftest import PG_BASE, csrf_token, free_port, login, make_app, post
 from tests.services import PASSWORD, QUESTION, seed_library
 

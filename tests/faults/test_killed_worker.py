@@ -22,8 +22,8 @@ from irisrag.jobs.keys import lock_key
 from irisrag.jobs.liveness import worker_gone
 from irisrag.jobs.sweep import SWEEP_SECONDS, schedule_sweep
 from irisrag.models import Area, Document
-from irisrag.services import admin as admin_service
-from irisrag.services import documents
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.documents import documents
 from tests.conftest import make_app
 from tests.integration.test_import_control import LONG, embedding, job_of, row, upload
 from tests.integration.test_worker import start_worker, stop_worker

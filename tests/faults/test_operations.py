@@ -14,8 +14,8 @@ import pytest
 from irisrag.extensions import db
 from irisrag.jobs import documents as document_jobs
 from irisrag.models import Area, Document
-from irisrag.services import admin as admin_service
-from irisrag.services import documents
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.documents import documents
 from tests.conftest import free_port, login, make_app, post
 from tests.integration.test_worker import start_worker, stop_worker
 from tests.services import QUESTION, seed_library

@@ -26,9 +26,9 @@ from irisrag.extensions import db
 from irisrag.jobs.import_checks import fail_stopped_imports
 from irisrag.localredis import bundled_command
 from irisrag.models import Document
-from irisrag.services import admin as admin_service
-from irisrag.services import api_keys
-from irisrag.services import documents as document_service
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.admin import api_keys
+from irisrag.services.documents import documents as document_service
 from tests.conftest import csrf_token, free_port, login, make_app, post
 from tests.services import PASSWORD, QUESTION, seed_library
 

@@ -12,8 +12,8 @@ from redis.exceptions import RedisError
 from irisrag.extensions import db
 from irisrag.localredis import bundled_command
 from irisrag.models import Area, Document
-from irisrag.services import admin as admin_service
-from irisrag.services import documents
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.documents import documents
 from tests.conftest import free_port, make_app
 from tests.integration.test_worker import start_worker, stop_worker
 from tests.support.imports import wait_final, wait_status

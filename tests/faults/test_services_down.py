@@ -23,9 +23,9 @@ from irisrag.errors import EmbeddingError
 from irisrag.extensions import db
 from irisrag.jobs import documents as document_jobs
 from irisrag.models import Document
-from irisrag.services import admin as admin_service
-from irisrag.services import api_keys
-from irisrag.services import documents as document_service
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.admin import api_keys
+from irisrag.services.documents import documents as document_service
 from tests.conftest import csrf_token, login, make_app
 from tests.services import PASSWORD, QUESTION, seed_library
 from tests.support.http_stub import Reply, closed_port

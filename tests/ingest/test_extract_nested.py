@@ -8,8 +8,8 @@ from irisrag.extensions import db
 from irisrag.ingest.extract import EMPTY_MESSAGE
 from irisrag.ingest.extract_html import TOO_DEEP, extract_html_bytes
 from irisrag.models import Area, Document
-from irisrag.services import admin as admin_service
-from irisrag.services import registration
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.documents import registration
 
 DEEP = ("<html><body>" + "<div>" * 5000 + "Tief verschachtelter Text über Zeitstempel." + "</div>" * 5000
         + "</body></html>")

@@ -9,7 +9,7 @@ from irisrag.ingest.pipeline import ImportJob, PipelineSettings, run_import
 from irisrag.ingest.records import parse_records
 from irisrag.rag.bridge import WordVectors
 from irisrag.rag.retrieve import RetrievalSettings, build_context
-from irisrag.vectorstore import VectorStore
+from irisrag.vectors.store import VectorStore
 
 NAMES = ("Schraube", "Mutter", "Scheibe", "Dübel", "Nagel", "Winkel", "Haken", "Niete")
 

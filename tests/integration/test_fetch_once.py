@@ -12,8 +12,8 @@ from irisrag.jobs import documents as document_jobs
 from irisrag.jobs.import_checks import fail_stopped_imports
 from irisrag.jobs.queue import enqueue
 from irisrag.models import Area, Document
-from irisrag.services import admin as admin_service
-from irisrag.services import documents
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.documents import documents
 from tests.conftest import make_app
 from tests.integration.test_import_jobs import wait_final
 from tests.integration.test_worker import start_worker, stop_worker

@@ -10,8 +10,9 @@ from rq.job import Job
 from irisrag import components
 from irisrag.extensions import db
 from irisrag.models import Area, Document
-from irisrag.services import admin as admin_service
-from irisrag.services import api_keys, documents
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.admin import api_keys
+from irisrag.services.documents import documents
 from tests.conftest import csrf_token, login, make_app
 from tests.integration.test_import_jobs import store_rows, wait_final
 from tests.integration.test_worker import _children, start_worker, stop_worker

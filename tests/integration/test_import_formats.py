@@ -5,8 +5,9 @@ import pytest
 
 from irisrag.extensions import db
 from irisrag.models import Area
-from irisrag.services import admin as admin_service
-from irisrag.services import asking, documents
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.asking import asking
+from irisrag.services.documents import documents
 from tests.conftest import make_app
 from tests.ingest.office_samples import WRITERS
 from tests.ingest.scans import write_scan_pdf, write_scan_png
@@ -61,7 +62,7 @@ def test_every_new_type_imports_through_the_worker(tmp_path, database_url, redis
 
 
 def test_folder_import_takes_office_files_and_skips_unknown_ones(tmp_path):
-    from irisrag.services.imports import folder_files
+    from irisrag.services.documents.imports import folder_files
 
     folder = tmp_path / "akten"
     folder.mkdir()

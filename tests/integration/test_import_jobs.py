@@ -11,8 +11,8 @@ from irisrag.errors import BlockedAddress, QueueUnavailable
 from irisrag.extensions import db
 from irisrag.jobs.import_checks import fail_stopped_imports
 from irisrag.models import Area, Document
-from irisrag.services import admin as admin_service
-from irisrag.services import documents
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.documents import documents
 from tests.conftest import free_port, make_app
 from tests.integration.test_worker import start_worker, stop_worker
 from tests.support.http_stub import HttpStub, Reply

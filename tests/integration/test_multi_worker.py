@@ -8,13 +8,14 @@ import pytest
 from rq.job import Job
 from rq.registry import FailedJobRegistry, FinishedJobRegistry, ScheduledJobRegistry
 
-from irisrag import components, vectorindex
+from irisrag import components
 from irisrag.extensions import db
 from irisrag.jobs.maintenance import run_maintenance
 from irisrag.models import Area, Document
-from irisrag.services import admin as admin_service
-from irisrag.services import documents
-from irisrag.services.imports import folder_files
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.documents import documents
+from irisrag.services.documents.imports import folder_files
+from irisrag.vectors import index as vectorindex
 from tests.conftest import make_app
 from tests.integration.test_worker import start_worker, stop_worker
 

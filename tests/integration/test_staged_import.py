@@ -15,8 +15,8 @@ from irisrag import components
 from irisrag.extensions import db
 from irisrag.jobs.import_checks import fail_stopped_imports
 from irisrag.models import Area, Document
-from irisrag.services import admin as admin_service
-from irisrag.services import documents
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.documents import documents
 from tests.conftest import make_app
 from tests.integration.test_import_jobs import store_rows, wait_final
 from tests.integration.test_worker import start_worker, stop_worker

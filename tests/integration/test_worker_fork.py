@@ -18,8 +18,8 @@ from rq import Queue
 from irisrag import components
 from irisrag.extensions import db
 from irisrag.models import Area, Document
-from irisrag.services import admin as admin_service
-from irisrag.services import documents as document_service
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.documents import documents as document_service
 from tests.integration.test_worker import start_worker, stop_worker
 
 pytestmark = pytest.mark.integration
@@ -64,7 +64,7 @@ def test_worker_check_names_a_lancedb_connection_opened_before_a_fork(tmp_path, 
     import os
 
     import worker
-    from irisrag import vectorstore
+    from irisrag.vectors import store as vectorstore
 
     worker._fork_checked["warned"] = False
     vectorstore.connect(str(tmp_path / "lancedb"))  # as if the worker's own process had opened it

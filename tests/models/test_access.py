@@ -5,7 +5,7 @@ from irisrag.errors import Conflict, Forbidden, NotFound, ValidationError
 from irisrag.extensions import db
 from irisrag.models import Area, Document, Group, User
 from irisrag.services import access
-from irisrag.services import admin as svc
+from irisrag.services.admin import admin as svc
 from tests.conftest import make_app
 
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from irisrag.vectorstore import Hit
+from irisrag.vectors.store import Hit
 
 DIM = 64
 

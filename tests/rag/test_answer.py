@@ -10,7 +10,7 @@ from irisrag.rag.answer import (
 from irisrag.rag.lexical import LexicalMatch
 from irisrag.rag.render import to_html, to_terminal, urls_in
 from irisrag.rag.retrieve import Context, ContextChunk
-from irisrag.vectorstore import Hit
+from irisrag.vectors.store import Hit
 
 QUESTION = "Wie wird OpenTelemetry konfiguriert?"
 

@@ -8,7 +8,7 @@ import pytest
 
 from irisrag.rag.bridge import Bridge, BridgeSettings, WordVectors, bridge, unknown_words
 from irisrag.rag.lexical import normal_form, terms
-from irisrag.vectorstore import Hit
+from irisrag.vectors.store import Hit
 
 ON = BridgeSettings.plain("embedder", chunks=2, min_similarity=0.8)
 

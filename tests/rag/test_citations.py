@@ -8,7 +8,7 @@ from irisrag.rag.citations import Citation, Unsupported, check, chunk_id, linked
 from irisrag.rag.lexical import LexicalMatch
 from irisrag.rag.render import to_html
 from irisrag.rag.retrieve import Context, ContextChunk
-from irisrag.vectorstore import Hit
+from irisrag.vectors.store import Hit
 
 TEXTS = (
     "OpenTelemetry wird über die Datei otel.yaml konfiguriert.",   # [1] document 10, chunk 4, page 2

@@ -19,7 +19,7 @@ from irisrag.rag.extractive import (
 from irisrag.rag.lexical import LexicalMatch, terms
 from irisrag.rag.retrieve import Context, ContextChunk
 from irisrag.rag.sentences import UNIT_ITEM, UNIT_TABLE, Unit, split_sentences, units
-from irisrag.vectorstore import Hit
+from irisrag.vectors.store import Hit
 
 
 def make_context(*texts: str, question: str) -> Context:

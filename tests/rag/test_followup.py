@@ -4,7 +4,7 @@ from __future__ import annotations
 import threading
 
 from irisrag.errors import LLMUnavailable
-from irisrag.llm import FakeLLM
+from irisrag.llm.clients import FakeLLM
 from irisrag.rag import followup
 from irisrag.rag.answer import build_messages
 from irisrag.rag.budget import fit_turns

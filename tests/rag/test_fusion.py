@@ -12,7 +12,7 @@ from irisrag.rag.fusion import FusionSettings
 from irisrag.rag.inspect import inspect_document
 from irisrag.rag.lexical import terms
 from irisrag.rag.retrieve import RetrievalSettings, build_context, rank_candidates
-from irisrag.vectorstore import ChunkIn, VectorStore
+from irisrag.vectors.store import ChunkIn, VectorStore
 
 DIM = 16
 

@@ -13,7 +13,7 @@ from irisrag.rag.retrieve import (
     build_context,
     gate_candidates,
 )
-from irisrag.vectorstore import Hit, TextHit
+from irisrag.vectors.store import Hit, TextHit
 
 from .fakes import unit
 
@@ -152,7 +152,7 @@ def test_term_weights_count_rare_terms_more():
 
 def test_gate_evidence_credits_a_term_for_its_share_only():
     from irisrag.rag.gate import document_evidence
-    from irisrag.vectorstore import Hit
+    from irisrag.vectors.store import Hit
 
     question_terms = terms("bridge river")
     texts = ["The bridge across the river.", "A river in the north.", "Opening hours."]
@@ -173,7 +173,7 @@ def test_gate_evidence_credits_a_term_for_its_share_only():
 
 def test_gate_evidence_takes_a_documents_better_cosine_of_the_question_in_its_words():
     from irisrag.rag.gate import document_evidence
-    from irisrag.vectorstore import Hit
+    from irisrag.vectors.store import Hit
 
     question_terms = terms("Brücke Fluss")
     hits = [Hit(doc, 1, 0, None, text, cosine, doc) for doc, (text, cosine) in

@@ -5,7 +5,7 @@ import pytest
 
 from irisrag.rag.inspect import inspect_document
 from irisrag.rag.retrieve import RetrievalSettings
-from irisrag.vectorstore import ChunkIn, VectorStore
+from irisrag.vectors.store import ChunkIn, VectorStore
 
 from .fakes import DIM, AxisEmbedder, unit
 

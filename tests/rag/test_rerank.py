@@ -4,13 +4,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from irisrag.llm import FakeLLM, LLMUnavailable
+from irisrag.llm.clients import FakeLLM, LLMUnavailable
 from irisrag.rag import expand, rerank
 from irisrag.rag.expand import LLMQueryExpander, build_expander, clean_keywords
 from irisrag.rag.lexical import terms
 from irisrag.rag.rerank import EmbedderReranker, LLMReranker, build_reranker, judged_order
 from irisrag.rag.retrieve import RetrievalSettings, build_context, rank_candidates
-from irisrag.vectorstore import Hit, TextHit
+from irisrag.vectors.store import Hit, TextHit
 
 from .fakes import FakeStore, HashEmbedder, unit
 

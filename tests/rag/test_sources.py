@@ -5,7 +5,7 @@ import pytest
 from irisrag.rag.lexical import LexicalMatch, terms
 from irisrag.rag.retrieve import Candidate, RetrievalSettings, build_context
 from irisrag.rag.sources import found_sources, highlight, passage_score
-from irisrag.vectorstore import Hit
+from irisrag.vectors.store import Hit
 
 from .fakes import unit
 

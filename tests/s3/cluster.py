@@ -15,8 +15,8 @@ from pathlib import Path
 
 import requests
 
-from irisrag.locals3 import LocalS3
 from tests.conftest import free_port
+from tests.support.locals3 import LocalS3
 from tests.support.process_env import process_env
 
 ROOT = Path(__file__).resolve().parents[2]

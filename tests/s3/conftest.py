@@ -9,8 +9,8 @@ import uuid
 
 import pytest
 
-from irisrag.locals3 import LocalS3, weed_binary
 from tests.conftest import make_app, missing
+from tests.support.locals3 import LocalS3, weed_binary
 
 
 @pytest.fixture(scope="session")

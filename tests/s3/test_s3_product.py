@@ -13,15 +13,17 @@ from datetime import timedelta
 import pyarrow.fs as pafs
 import pytest
 
-from irisrag import components, vectorindex
+from irisrag import components
 from irisrag.errors import Conflict
 from irisrag.extensions import db
 from irisrag.jobs.maintenance import run_maintenance
 from irisrag.models import Area, Document, Group
-from irisrag.services import admin as admin_service
-from irisrag.services import api_keys, backup, system
-from irisrag.services import documents as document_service
-from irisrag.vectorindex import IndexPolicy
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.admin import api_keys
+from irisrag.services.documents import documents as document_service
+from irisrag.services.operations import backup, system
+from irisrag.vectors import index as vectorindex
+from irisrag.vectors.index import IndexPolicy
 from tests.conftest import _database
 from tests.integration.test_worker import start_worker, stop_worker
 from tests.s3.conftest import s3_app

@@ -25,12 +25,13 @@ import requests
 from rq.job import Job
 from rq.registry import FailedJobRegistry, FinishedJobRegistry
 
-from irisrag import components, vectorindex
+from irisrag import components
 from irisrag.extensions import db
 from irisrag.jobs.maintenance import run_maintenance
 from irisrag.models import Area, Document, Group
-from irisrag.services import admin as admin_service
-from irisrag.services import api_keys
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.admin import api_keys
+from irisrag.vectors import index as vectorindex
 from tests.conftest import _database, make_app
 from tests.s3 import cluster
 
@@ -193,7 +194,7 @@ def test_two_web_three_worker_machines_import_300_documents_on_s3(tmp_path: Path
     askers = [Asker(web.url, user_key, uploaded, random.Random(SEED + n)) for n, web in enumerate(webs)]
     upkeep = Upkeep(app)
     conflicts = ConflictCounter()
-    logging.getLogger("irisrag.vectorindex").addHandler(conflicts)
+    logging.getLogger("irisrag.vectors.index").addHandler(conflicts)
     started = time.monotonic()
     try:
         for web in webs:
@@ -218,7 +219,7 @@ def test_two_web_three_worker_machines_import_300_documents_on_s3(tmp_path: Path
     finally:
         for thread in (*askers, upkeep):
             thread.stop.set()
-        logging.getLogger("irisrag.vectorindex").removeHandler(conflicts)
+        logging.getLogger("irisrag.vectors.index").removeHandler(conflicts)
         for machine in machines:
             cluster.stop(machine)
 

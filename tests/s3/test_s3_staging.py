@@ -1,7 +1,7 @@
 """The staged write of a long document on S3 (SeaweedFS): batches hidden, one metadata switch, settled."""
 from __future__ import annotations
 
-from irisrag.vectorstore import VectorStore
+from irisrag.vectors.store import VectorStore
 from tests.test_vector_staging import DIM, _chunks, _new, _old, _seen, _vectors
 
 

@@ -23,10 +23,10 @@ import pytest
 
 from irisrag import components
 from irisrag.extensions import db
-from irisrag.llm import FakeLLM
+from irisrag.llm.clients import FakeLLM
 from irisrag.models import Group, User
-from irisrag.services import admin as admin_service
-from irisrag.services import api_keys
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.admin import api_keys
 from tests.conftest import csrf_token, login, post
 from tests.services import BETA_SECRET, PASSWORD, QUESTION, seed_library
 

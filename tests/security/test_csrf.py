@@ -41,7 +41,7 @@ def unsafe_routes(app) -> list[tuple[str, str, str]]:
 @pytest.fixture
 def both_worlds(app):
     seed_library(app)
-    from irisrag.services import admin as admin_service
+    from irisrag.services.admin import admin as admin_service
 
     with app.app_context(), db.connection_context():
         admin_service.create_user("root", "rootpassword", is_admin=True)

@@ -18,7 +18,7 @@ import pytest
 
 from irisrag.extensions import db
 from irisrag.models import LoginAttempt, User
-from irisrag.services import admin as admin_service
+from irisrag.services.admin import admin as admin_service
 from tests.conftest import login, post
 
 MESSAGE = "Invalid username or password."

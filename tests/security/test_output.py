@@ -23,11 +23,11 @@ from flask import render_template
 
 from irisrag import components
 from irisrag.extensions import db
-from irisrag.llm import FakeLLM
+from irisrag.llm.clients import FakeLLM
 from irisrag.models import Document, User
-from irisrag.services import admin as admin_service
-from irisrag.services import api_keys
-from irisrag.services.system import FailedJobView, IndexView, QueueView, SystemView
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.admin import api_keys
+from irisrag.services.operations.system import FailedJobView, IndexView, QueueView, SystemView
 from tests.conftest import csrf_token, login
 from tests.services import PASSWORD, QUESTION, add_document, seed_library
 

@@ -27,8 +27,8 @@ from irisrag.extensions import db
 from irisrag.ingest.extract import extract
 from irisrag.ingest.extract_pdf import BOMB_MESSAGE
 from irisrag.models import Area, Document
-from irisrag.services import admin as admin_service
-from irisrag.services import api_keys
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.admin import api_keys
 from tests.conftest import csrf_token, login, post
 from tests.integration.test_worker import start_worker, stop_worker
 from tests.services import BETA_SECRET, PASSWORD, QUESTION, seed_library

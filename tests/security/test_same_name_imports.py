@@ -15,8 +15,9 @@ import pytest
 from irisrag import components
 from irisrag.extensions import db
 from irisrag.models import Area, Document, Group
-from irisrag.services import admin as admin_service
-from irisrag.services import api_keys, documents
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.admin import api_keys
+from irisrag.services.documents import documents
 from tests.conftest import csrf_token, login, make_app
 from tests.integration.test_worker import start_worker, stop_worker
 from tests.support.http_stub import HttpStub, Reply

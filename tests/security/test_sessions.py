@@ -16,7 +16,7 @@ from flask.sessions import SecureCookieSessionInterface
 
 from irisrag.extensions import db
 from irisrag.models import User
-from irisrag.services import admin as admin_service
+from irisrag.services.admin import admin as admin_service
 from tests.conftest import csrf_token, login, logout, make_app
 
 
@@ -113,7 +113,7 @@ def test_sessions_no_remember_me_cookie_outlives_the_session(client, accounts):
 
 def test_sessions_cookie_is_secure_behind_https(tmp_path, database_url, redis_url):
     app = make_app(tmp_path, database_url, redis_url, SESSION_COOKIE_SECURE=True)
-    from irisrag.services import admin as svc
+    from irisrag.services.admin import admin as svc
 
     with app.app_context(), db.connection_context():
         svc.create_user("alice", "alicepassword")

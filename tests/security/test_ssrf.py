@@ -26,8 +26,8 @@ from irisrag.errors import BlockedAddress
 from irisrag.extensions import db
 from irisrag.jobs import documents as document_jobs
 from irisrag.models import Area, Document
-from irisrag.services import admin as admin_service
-from irisrag.services import api_keys
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.admin import api_keys
 from tests.conftest import csrf_token, login, make_app, post
 from tests.support.http_stub import HttpStub, Reply
 
@@ -99,7 +99,7 @@ def run_fetch(app, document_id: int) -> Document:
 def register_url(area_name: str, url: str) -> Document:
     """Register and queue a URL document past the submit-time check (as if DNS changed since)."""
     from irisrag.ingest.stage import staging_dir, url_file_name
-    from irisrag.services import documents, registration
+    from irisrag.services.documents import documents, registration
 
     area = documents.area_of(area_name)
     directory = staging_dir(registration.upload_root(), "url", area.id)
@@ -160,7 +160,7 @@ def test_ssrf_redirect_to_an_internal_address_is_refused(tmp_path, database_url,
         app = make_app(tmp_path, database_url, redis_url, URL_ALLOWLIST=["127.0.0.1"])
         with app.app_context(), db.connection_context():
             admin_service.create_named(Area, "Handbook")
-            from irisrag.services import documents
+            from irisrag.services.documents import documents
 
             ids = [documents.import_url("Handbook", f"{public.url}{path}").id for path in ("/a", "/b")]
         for document_id in ids:

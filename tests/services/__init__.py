@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from irisrag import components
 from irisrag.extensions import db
 from irisrag.models import Area, Document, Group
-from irisrag.services import admin as admin_service
-from irisrag.vectorstore import ChunkIn
+from irisrag.services.admin import admin as admin_service
+from irisrag.vectors.store import ChunkIn
 
 QUESTION = "Wie wird OpenTelemetry konfiguriert?"
 BETA_SECRET = "BETA-SECRET-7731"

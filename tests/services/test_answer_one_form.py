@@ -5,10 +5,10 @@ import pytest
 
 from irisrag import components
 from irisrag.extensions import db
-from irisrag.llm import FakeLLM
+from irisrag.llm.clients import FakeLLM
 from irisrag.rag.render import to_terminal
-from irisrag.services import asking, conversations
-from irisrag.services.answer_json import answer_json, terminal_json
+from irisrag.services.asking import asking, conversations
+from irisrag.services.asking.answer_json import answer_json, terminal_json
 from tests.services import QUESTION, seed_library
 
 

@@ -8,8 +8,8 @@ import pytest
 from irisrag.errors import Conflict, Forbidden, NotFound, ValidationError
 from irisrag.extensions import db
 from irisrag.models import ApiKey, ApiKeyArea, Area, Group
-from irisrag.services import admin as admin_service
-from irisrag.services import api_keys
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.admin import api_keys
 from tests.services import seed_library
 
 

@@ -6,12 +6,12 @@ import pytest
 from irisrag import components
 from irisrag.errors import EmbeddingError, Forbidden, ValidationError
 from irisrag.extensions import db
-from irisrag.llm import FakeLLM
+from irisrag.llm.clients import FakeLLM
 from irisrag.rag import outcome as answer_outcome
 from irisrag.rag.answer import NO_CONTEXT_MESSAGE, NO_LLM_MESSAGE
-from irisrag.services import admin as admin_service
-from irisrag.services import asking
-from irisrag.vectorstore import Hit
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.asking import asking
+from irisrag.vectors.store import Hit
 from tests.conftest import make_app
 from tests.services import BETA_SECRET, QUESTION, add_document, seed_library
 from tests.support.http_stub import closed_port

@@ -5,9 +5,9 @@ import pytest
 
 from irisrag import components
 from irisrag.extensions import db
-from irisrag.llm import FakeLLM
+from irisrag.llm.clients import FakeLLM
 from irisrag.rag.followup import PreviousTurn
-from irisrag.services import asking
+from irisrag.services.asking import asking
 from tests.services import QUESTION, seed_library
 
 FOLLOW_UP = "Und wo genau?"

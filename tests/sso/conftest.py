@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from irisrag.extensions import db
-from irisrag.services import admin as admin_service
+from irisrag.services.admin import admin as admin_service
 from tests.conftest import make_app, missing
 from tests.support.oidc_provider import client as oidc_client
 from tests.support.oidc_provider import start_provider

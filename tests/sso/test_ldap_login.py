@@ -6,7 +6,7 @@ import pytest
 from irisrag.errors import DirectoryUnavailable, SignInRefused
 from irisrag.extensions import db
 from irisrag.models import LoginAttempt, User
-from irisrag.services.ldap_directory import LdapDirectory
+from irisrag.services.signin.ldap_directory import LdapDirectory
 from tests.conftest import login, make_app
 from tests.sso.conftest import account, area_names, grant_area, ldap_settings
 from tests.support.http_stub import closed_port
@@ -44,7 +44,7 @@ def test_ldap_group_removed_in_the_directory_removes_the_area_at_next_login(ldap
 
 def test_ldap_manual_membership_in_an_unmapped_group_survives_the_sync(ldap_app, directory):
     from irisrag.models import Group
-    from irisrag.services import admin as admin_service
+    from irisrag.services.admin import admin as admin_service
 
     directory.add_user("dora", "dora-ldap-pw", groups=("staff",))
     assert login(ldap_app.test_client(), "dora", "dora-ldap-pw").status_code == 302
@@ -179,7 +179,7 @@ def test_ldap_never_takes_over_a_local_account_with_the_same_name(ldap_app, dire
 
 
 def test_ldap_deactivated_account_is_refused(ldap_app, directory):
-    from irisrag.services import admin as admin_service
+    from irisrag.services.admin import admin as admin_service
 
     directory.add_user("olga", "olga-ldap-pw")
     assert login(ldap_app.test_client(), "olga", "olga-ldap-pw").status_code == 302

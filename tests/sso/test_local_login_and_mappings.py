@@ -5,7 +5,7 @@ import pytest
 
 from irisrag.extensions import db
 from irisrag.models import DirectoryGroupMapping, Group
-from irisrag.services import admin as admin_service
+from irisrag.services.admin import admin as admin_service
 from tests.conftest import login, make_app, post
 from tests.sso.conftest import admin_client_of, area_names, grant_area, ldap_settings
 

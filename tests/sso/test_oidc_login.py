@@ -11,7 +11,7 @@ from joserfc.jwk import RSAKey
 from irisrag.errors import DirectoryUnavailable, SignInRefused
 from irisrag.extensions import db
 from irisrag.models import LoginAttempt, User
-from irisrag.services.oidc import OidcClient
+from irisrag.services.signin.oidc import OidcClient
 from tests.conftest import make_app
 from tests.sso.conftest import CLIENT_ID, account, area_names, grant_area, oidc_settings
 from tests.support.http_stub import closed_port
@@ -224,7 +224,7 @@ def test_oidc_token_signed_by_another_key_or_unsigned_is_refused(verifier, peopl
 
 
 def test_oidc_external_account_cannot_get_a_local_password(oidc_app, people):
-    from irisrag.services import admin as admin_service
+    from irisrag.services.admin import admin as admin_service
     from tests.conftest import login, post
     from tests.sso.conftest import admin_client_of
 
@@ -246,7 +246,7 @@ def test_oidc_external_account_cannot_get_a_local_password(oidc_app, people):
 def test_oidc_unreachable_keys_never_accept_a_token(oidc_app, people, monkeypatch):
     client = OidcClient(oidc_app.config)
     client.metadata()  # discovery cached, then the key endpoint goes away
-    monkeypatch.setattr("irisrag.services.oidc._CACHE", {oidc_app.config["OIDC_DISCOVERY_URL"]: (
+    monkeypatch.setattr("irisrag.services.signin.oidc._CACHE", {oidc_app.config["OIDC_DISCOVERY_URL"]: (
         time.monotonic(), {**client.metadata(), "jwks_uri": f"http://127.0.0.1:{closed_port()}/jwks"})})
     with pytest.raises(DirectoryUnavailable):
         client.verify_id_token(_token(people), "n-1")

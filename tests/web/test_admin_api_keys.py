@@ -5,7 +5,7 @@ import re
 
 from irisrag.extensions import db
 from irisrag.models import ApiKey
-from irisrag.services import api_keys
+from irisrag.services.admin import api_keys
 from tests.conftest import post
 from tests.services import seed_library
 

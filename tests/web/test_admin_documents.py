@@ -11,8 +11,8 @@ from irisrag import components
 from irisrag.extensions import db
 from irisrag.models import Area, Document
 from irisrag.models.base import utcnow
-from irisrag.services import admin as admin_service
-from irisrag.vectorstore import ChunkIn
+from irisrag.services.admin import admin as admin_service
+from irisrag.vectors.store import ChunkIn
 from tests.conftest import free_port, login, make_app, post
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

@@ -12,7 +12,7 @@ from irisrag import components
 from irisrag.extensions import db
 from irisrag.models import Area, Document
 from irisrag.models.base import utcnow
-from irisrag.services import admin as admin_service
+from irisrag.services.admin import admin as admin_service
 from tests.conftest import login, post
 from tests.services import BETA_SECRET, PASSWORD, QUESTION, seed_library
 from tests.web.test_dashboard import ask

@@ -10,8 +10,9 @@ from irisrag import components
 from irisrag.extensions import db
 from irisrag.jobs import queue as job_queue
 from irisrag.models import Area, Document, User
-from irisrag.services import admin as admin_service
-from irisrag.services import documents, system
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.documents import documents
+from irisrag.services.operations import system
 from tests.conftest import csrf_token, login, post
 
 

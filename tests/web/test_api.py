@@ -8,10 +8,10 @@ import re
 import pytest
 
 from irisrag.extensions import db
-from irisrag.llm import FakeLLM
+from irisrag.llm.clients import FakeLLM
 from irisrag.models import Document
-from irisrag.services import admin as admin_service
-from irisrag.services import api_keys
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.admin import api_keys
 from tests.conftest import free_port, login, make_app
 from tests.services import BETA_SECRET, PASSWORD, QUESTION, seed_library
 
@@ -375,8 +375,8 @@ def test_api_openapi_describes_every_route(client, app):
 
 def test_api_deeply_nested_json_is_400_not_500(app):
     from irisrag.extensions import db
-    from irisrag.services import admin as admin_service
-    from irisrag.services import api_keys
+    from irisrag.services.admin import admin as admin_service
+    from irisrag.services.admin import api_keys
 
     with app.app_context(), db.connection_context():
         admin_service.create_user("deep", "deeppassword")

@@ -132,7 +132,7 @@ def test_auth_logout_invalidates_a_copied_session_cookie(client, app, accounts):
 def test_auth_deactivated_user_is_logged_out(client, app, accounts):
     from irisrag.extensions import db
     from irisrag.models import User
-    from irisrag.services import admin as svc
+    from irisrag.services.admin import admin as svc
 
     login(client, "alice", "alicepassword")
     with app.app_context(), db.connection_context():

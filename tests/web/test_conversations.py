@@ -7,10 +7,10 @@ import pytest
 
 from irisrag import components
 from irisrag.extensions import db
-from irisrag.llm import FakeLLM
+from irisrag.llm.clients import FakeLLM
 from irisrag.models import Conversation, Feedback, QuestionLog
 from irisrag.rag.answer_types import AskResult
-from irisrag.services import conversations, history
+from irisrag.services.asking import conversations, history
 from tests.conftest import csrf_token, login
 from tests.services import BETA_SECRET, PASSWORD, QUESTION, seed_library
 from tests.web.test_dashboard import logged_in
@@ -148,7 +148,7 @@ def test_conversations_rename_and_delete(app, library):
 
 
 def test_conversations_turns_of_a_lost_area_are_withheld_and_not_reused(app, library):
-    from irisrag.services import admin as admin_service
+    from irisrag.services.admin import admin as admin_service
 
     with app.app_context():
         components.get().__dict__["llm"] = FakeLLM(f"Der Schlüssel ist {BETA_SECRET} [1].")
@@ -196,7 +196,7 @@ def test_conversations_expired_session_asks_to_log_in_again_instead_of_a_csrf_er
     assert login(logged_out_elsewhere, "alice", PASSWORD).status_code == 302
     with app.app_context(), db.connection_context():
         from irisrag.models import User
-        from irisrag.services import auth as auth_service
+        from irisrag.services.signin import auth as auth_service
         auth_service.end_sessions(User.get_by_id(library.users["alice"]), world="user")
     response = logged_out_elsewhere.post(f"{url}/ask", data={"question": FOLLOW_UP,
                                                              "csrf_token": csrf_token(logged_out_elsewhere, "/login")})

@@ -8,7 +8,7 @@ import pytest
 
 from irisrag import components
 from irisrag.extensions import db
-from irisrag.llm import FakeLLM
+from irisrag.llm.clients import FakeLLM
 from tests.conftest import csrf_token, login, make_app
 from tests.services import BETA_SECRET, PASSWORD, QUESTION, add_document, seed_library
 from tests.support.http_stub import Reply, closed_port
@@ -25,7 +25,7 @@ def logged_in(app, name: str = "alice", *, admin: bool = False):
     """Return a client logged in as a user (and, with admin, also in the admin world)."""
     client = app.test_client()
     if admin:
-        from irisrag.services import admin as admin_service
+        from irisrag.services.admin import admin as admin_service
 
         with app.app_context(), db.connection_context():
             admin_service.create_user("root", "rootpassword", is_admin=True)
@@ -232,7 +232,7 @@ def test_dashboard_nothing_found_lists_the_closest_documents_of_the_asked_areas_
     assert set(re.findall(r'href="/documents/(\d+)\?chunk=0"', again.split("Closest documents", 1)[1])) == linked
     assert "Closest documents" not in ask(client, areas=[library.alpha])   # answered: its sources instead
     conversation = re.search(r'data-conversation="(/c/\d+)"', body).group(1)
-    from irisrag.services import admin as admin_service
+    from irisrag.services.admin import admin as admin_service
     with app.app_context(), db.connection_context():
         admin_service.unlink_user("carol", "team-a")                        # carol loses the area Alpha
     shown = client.get(conversation).get_data(as_text=True)

@@ -9,7 +9,7 @@ from werkzeug.exceptions import ServiceUnavailable
 from irisrag import config as settings
 from irisrag.extensions import db
 from irisrag.models import Area, Document
-from irisrag.services import admin as admin_service
+from irisrag.services.admin import admin as admin_service
 from irisrag.web import llm_reason
 from tests.conftest import login, make_app
 
@@ -76,7 +76,7 @@ def test_the_model_reason_is_translated_part_by_part(app, english, german):
 
 
 def test_the_reasons_of_llm_auto_are_the_ones_translated():
-    from irisrag import llm_auto
+    from irisrag.llm import auto as llm_auto
     _, why = llm_auto.probe_ollama("http://127.0.0.1:9", "qwen3", timeout=0.5)
     assert llm_reason.known(why)
 

@@ -8,10 +8,10 @@ import pytest
 
 from irisrag import components
 from irisrag.extensions import db
-from irisrag.llm import FakeLLM
+from irisrag.llm.clients import FakeLLM
 from irisrag.models import Conversation, Document, Feedback, QuestionLog
 from irisrag.models.base import utcnow
-from irisrag.services import history
+from irisrag.services.asking import history
 from tests.conftest import csrf_token
 from tests.services import QUESTION, seed_library
 from tests.web.test_dashboard import ask, logged_in
@@ -104,7 +104,7 @@ def test_history_invalid_and_nothing_found_questions(app, library):
 
 
 def test_history_cli_and_api_questions_are_recorded_benchmarks_can_opt_out(app, library):
-    from irisrag.services import asking
+    from irisrag.services.asking import asking
 
     with app.app_context(), db.connection_context():
         asking.ask(library.users["alice"], QUESTION, None)
@@ -169,7 +169,7 @@ def test_history_marks_a_source_that_changed_since(app, library):
 
 
 def test_history_hides_passages_of_areas_no_longer_permitted(app, library):
-    from irisrag.services import admin as admin_service
+    from irisrag.services.admin import admin as admin_service
 
     use_llm(app)
     client = logged_in(app)
@@ -368,7 +368,7 @@ def test_history_is_pruned_by_the_workers_sweep_at_most_hourly_not_by_asking(app
 
 
 def test_history_user_deletion_removes_their_history(app, library):
-    from irisrag.services import admin as admin_service
+    from irisrag.services.admin import admin as admin_service
 
     client = logged_in(app)
     qid = question_id(ask(client, areas=[library.alpha]))

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from irisrag.extensions import db
-from irisrag.services import api_keys
+from irisrag.services.admin import api_keys
 from tests.conftest import csrf_token, login, make_app
 from tests.services import PASSWORD, seed_library
 
@@ -34,7 +34,7 @@ def library(bounds_app):
 @pytest.fixture
 def both_worlds(bounds_app, library):
     """One client logged in as an admin (console) and as alice (the user pages)."""
-    from irisrag.services import admin as admin_service
+    from irisrag.services.admin import admin as admin_service
 
     with bounds_app.app_context(), db.connection_context():
         admin_service.create_user("root", "rootpassword", is_admin=True)
@@ -46,7 +46,7 @@ def both_worlds(bounds_app, library):
 
 @pytest.fixture
 def api_key(bounds_app, library):
-    from irisrag.services import admin as admin_service
+    from irisrag.services.admin import admin as admin_service
 
     with bounds_app.app_context(), db.connection_context():
         admin_service.create_user("robot", "robotpassword", is_admin=True)

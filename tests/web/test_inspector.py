@@ -59,7 +59,7 @@ def test_inspector_shows_what_a_follow_up_is_searched_for(app, admin_client, lib
     from urllib.parse import urlencode
 
     from irisrag import components
-    from irisrag.llm import FakeLLM
+    from irisrag.llm.clients import FakeLLM
 
     follow_up = {"question": "Und wo genau?", "previous": QUESTION, "document": library.alpha_doc,
                  "user": library.users["alice"]}

@@ -26,8 +26,8 @@ def seeded_app(tmp_path, database_url, redis_url):
     from irisrag.extensions import db
     from irisrag.jobs.documents import import_document
     from irisrag.models import Area
-    from irisrag.services import admin as admin_service
-    from irisrag.services import documents, registration
+    from irisrag.services.admin import admin as admin_service
+    from irisrag.services.documents import documents, registration
 
     app = make_app(tmp_path, database_url, redis_url, CHUNK_SIZE=200, CHUNK_OVERLAP=0)
     with app.app_context(), db.connection_context():

@@ -24,8 +24,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from irisrag.extensions import db
-from irisrag.services import admin as admin_service
-from irisrag.services import api_keys
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.admin import api_keys
 from tests.conftest import csrf_token, login, make_app
 from tests.services import PASSWORD, seed_library
 

@@ -12,9 +12,9 @@ from werkzeug.serving import make_server
 
 from irisrag import components
 from irisrag.extensions import db
-from irisrag.llm import FakeLLM
+from irisrag.llm.clients import FakeLLM
 from irisrag.models import QuestionLog
-from irisrag.services import api_keys
+from irisrag.services.admin import api_keys
 from tests.conftest import csrf_token, make_app
 from tests.services import BETA_SECRET, PASSWORD, QUESTION, seed_library
 from tests.support.http_stub import Reply

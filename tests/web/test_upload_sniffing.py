@@ -9,7 +9,7 @@ from irisrag.errors import ValidationError
 from irisrag.extensions import db
 from irisrag.ingest import sniff
 from irisrag.models import Area, Document
-from irisrag.services import admin as admin_service
+from irisrag.services.admin import admin as admin_service
 from tests.conftest import make_app, post
 
 ELF = b"\x7fELF\x02\x01\x01\x00" + b"\x00" * 200

@@ -10,8 +10,8 @@ import pytest
 
 from irisrag.extensions import db
 from irisrag.models import Area, Document, Group
-from irisrag.services import admin as admin_service
-from irisrag.services import api_keys
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.admin import api_keys
 from tests.conftest import csrf_token
 
 INVALID = {  # url -> the English message every edge shows

@@ -10,9 +10,9 @@ import pytest
 from irisrag import components
 from irisrag.extensions import db
 from irisrag.models import Document
-from irisrag.services import admin as admin_service
-from irisrag.services import api_keys
-from irisrag.vectorstore import ChunkIn
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.admin import api_keys
+from irisrag.vectors.store import ChunkIn
 from tests.services import seed_library
 from tests.web.test_dashboard import logged_in
 
@@ -94,7 +94,7 @@ def test_viewer_renders_markdown_without_raw_html_or_unsafe_links(app, docs, tmp
 
 def test_viewer_shows_an_html_document_as_extracted_without_its_navigation(app, docs, tmp_path):
     from irisrag.jobs.documents import import_document
-    from irisrag.services import documents as document_service
+    from irisrag.services.documents import documents as document_service
     html = ("<html><body><nav><ul><li><a href='/'>Startseite</a></li><li>Kontaktformular</li></ul></nav>"
             "<main><h1>Betrieb</h1><p>Der Collector für OpenTelemetry wird über die Datei otel.yaml konfiguriert. "
             "Der Empfänger lauscht auf Port 4317 und nimmt Daten an.</p><p>Nach jeder Änderung wird der "
