@@ -173,61 +173,68 @@ def chunk_pages(pages: Iterable[Page], size: int = 700, overlap: int = 150,
 def _generate_chunks(pages: Iterable[Page], size: int, overlap: int,
                      packer: RecordPacker | None = None) -> Iterator[Chunk]:
     """Yield the chunks of the pages; see the module docstring for the rules."""
-    # Cut no earlier than half a window, and late enough that the next start moves forward.
-    lowest_share = max(size // 2, overlap + 1)
-    buffer = _Buffer()
-    start = 0
-    index = 0
+    return _Chunker(size, overlap, packer or RecordPacker(size)).run(pages)
 
-    def cut_ready(final: bool) -> Iterator[Chunk]:
-        """Yield every chunk the buffered text already decides (all of them when ``final``)."""
-        nonlocal start, index
-        text = buffer.text
-        # A cut needs to see one window plus a boundary mark past it, unless the input has ended.
-        while start < len(text) and (final or len(text) - start > size + 2):
-            if len(text) - start <= size:
-                end = len(text)
-            else:
-                end = find_cut(text, start, size, start + lowest_share)
-            piece = text[start:end].strip()
-            if piece:
-                yield Chunk(index, piece, buffer.page_at(start))
-                index += 1
-            if end >= len(text):
-                start = end
-                break
-            start = next_start(text, end, overlap, start + 1)
 
-    packer = packer or RecordPacker(size)
+class _Chunker:
+    """The state of one document's chunking: the text buffer, where the next window starts, the next index."""
 
-    def packed(pieces: Iterable[tuple[str, int | None]]) -> Iterator[Chunk]:
-        nonlocal index
-        for text, number in pieces:
-            yield Chunk(index, text, number)
-            index += 1
+    def __init__(self, size: int, overlap: int, packer: RecordPacker) -> None:
+        self.size, self.overlap, self.packer = size, overlap, packer
+        # Cut no earlier than half a window, and late enough that the next start moves forward.
+        self.lowest_share = max(size // 2, overlap + 1)
+        self.buffer, self.start, self.index = _Buffer(), 0, 0
 
-    for page in pages:
+    def run(self, pages: Iterable[Page]) -> Iterator[Chunk]:
+        for page in pages:
+            yield from self._page(page)
+        yield from self._numbered(self.packer.flush())
+        yield from self._cut(final=True)
+
+    def _page(self, page: Page) -> Iterator[Chunk]:
         if page.records:  # whole records, never sharing a chunk with other text
-            yield from cut_ready(final=True)
-            buffer, start = _Buffer(), 0
+            yield from self._restart()
             for record in page.records:
-                yield from packed(packer.add(record, page.number))
-            continue
-        yield from packed(packer.flush())
+                yield from self._numbered(self.packer.add(record, page.number))
+            return
+        yield from self._numbered(self.packer.flush())
         if page.header is not None:  # a table: its rows never share a chunk with other text
-            yield from cut_ready(final=True)
-            buffer, start = _Buffer(), 0
-            for chunk in table_chunks(page, size, overlap, index):
+            yield from self._restart()
+            for chunk in table_chunks(page, self.size, self.overlap, self.index):
                 yield chunk
-                index = chunk.index + 1
-            continue
-        buffer.append(page)
-        start = skip_space(buffer.text, start)
-        yield from cut_ready(final=False)
-        if start:  # what is left after a page is at most one window, so this copy is cheap
-            start = buffer.drop_before(start)
-    yield from packed(packer.flush())
-    yield from cut_ready(final=True)
+                self.index = chunk.index + 1
+            return
+        self.buffer.append(page)
+        self.start = skip_space(self.buffer.text, self.start)
+        yield from self._cut(final=False)
+        if self.start:  # what is left after a page is at most one window, so this copy is cheap
+            self.start = self.buffer.drop_before(self.start)
+
+    def _restart(self) -> Iterator[Chunk]:
+        """Cut all buffered text, then start an empty buffer (a table or records follow)."""
+        yield from self._cut(final=True)
+        self.buffer, self.start = _Buffer(), 0
+
+    def _numbered(self, pieces: Iterable[tuple[str, int | None]]) -> Iterator[Chunk]:
+        for text, number in pieces:
+            yield Chunk(self.index, text, number)
+            self.index += 1
+
+    def _cut(self, final: bool) -> Iterator[Chunk]:
+        """Yield every chunk the buffered text already decides (all of them when ``final``)."""
+        text, size = self.buffer.text, self.size
+        # A cut needs to see one window plus a boundary mark past it, unless the input has ended.
+        while self.start < len(text) and (final or len(text) - self.start > size + 2):
+            end = len(text) if len(text) - self.start <= size else find_cut(text, self.start, size,
+                                                                             self.start + self.lowest_share)
+            piece = text[self.start:end].strip()
+            if piece:
+                yield Chunk(self.index, piece, self.buffer.page_at(self.start))
+                self.index += 1
+            if end >= len(text):
+                self.start = end
+                break
+            self.start = next_start(text, end, self.overlap, self.start + 1)
 
 
 def table_chunks(page: Page, size: int, overlap: int, first: int) -> Iterator[Chunk]:
