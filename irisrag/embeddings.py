@@ -53,6 +53,8 @@ def sanitise_key(*parts: object) -> str:
 
 
 POOL_SIZE = 64  # connections kept per host: a web process runs up to workers x threads (2 x 32) requests
+OLLAMA_DEFAULT_DIM = 768    # nomic-embed-text, the default OLLAMA_EMBED_MODEL (EMBEDDING_DIM=0)
+OPENAI_DEFAULT_DIM = 1536   # text-embedding-3-small, the default OPENAI_EMBED_MODEL
 
 
 def pooled_session() -> requests.Session:
@@ -317,11 +319,11 @@ def build_embedder(config: Mapping[str, Any]) -> Embedder:
     if kind == "e5":
         return E5Embedder()
     if kind == "ollama":
-        return OllamaEmbedder(get("OLLAMA_URL"), get("OLLAMA_EMBED_MODEL"), int(get("OLLAMA_EMBED_DIM")),
+        return OllamaEmbedder(get("OLLAMA_URL"), get("OLLAMA_EMBED_MODEL"), int(get("EMBEDDING_DIM")) or OLLAMA_DEFAULT_DIM,
                               float(get("OLLAMA_TIMEOUT")))
     if kind == "openai":
         return OpenAIEmbedder(get("OPENAI_BASE_URL"), get("OPENAI_API_KEY") or "", get("OPENAI_EMBED_MODEL"),
-                              int(get("OPENAI_EMBED_DIM")), float(get("OLLAMA_TIMEOUT")))
+                              int(get("EMBEDDING_DIM")) or OPENAI_DEFAULT_DIM, float(get("OLLAMA_TIMEOUT")))
     if kind == "fake":
         return FakeEmbedder(delay=float(get("FAKE_EMBED_DELAY") or 0.0))
     raise ConfigurationError(N_("Unknown embedder %(kind)s"), "IRISRAG_EMBEDDER must be one of: use, e5, ollama, openai, fake",

@@ -128,7 +128,7 @@ def test_cli_bench_ask_times_whole_answers(app, library):
 
 def test_cli_check_embeddings_verifies_the_dimension(tmp_path, database_url, redis_url, http_stub):
     app = make_app(tmp_path, database_url, redis_url, EMBEDDER="ollama", OLLAMA_URL=http_stub.url,
-                   OLLAMA_EMBED_MODEL="embed-test", OLLAMA_EMBED_DIM=4)
+                   OLLAMA_EMBED_MODEL="embed-test", EMBEDDING_DIM=4)
     http_stub.add("POST", "/api/embed", Reply(json={"embeddings": np.eye(2, 4).tolist()}),
                   Reply(json={"embeddings": np.eye(2, 3).tolist()}))
     ok = run(app, "check-embeddings")

@@ -118,7 +118,7 @@ def test_test_only_values_are_not_in_the_operator_table():
 @pytest.mark.parametrize(("name", "value", "accepts"), [
     ("IRISRAG_EMBEDDER", "usee", "one of use, e5, ollama, openai, fake"),
     ("IRISRAG_FTS_LANGUAGE", "Deutsch", "one of Arabic, Danish"),
-    ("IRISRAG_OLLAMA_EMBED_DIM", "768d", "a whole number"),
+    ("IRISRAG_EMBEDDING_DIM", "768d", "a whole number"),
     ("IRISRAG_RETRIEVAL_PROFILE", "bm25", r"use, e5 or generic \(empty: the EMBEDDER's\)"),
 ])
 def test_a_value_the_setting_does_not_take_names_what_it_takes(name, value, accepts):

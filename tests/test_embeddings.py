@@ -9,6 +9,7 @@ import time
 import numpy as np
 import pytest
 
+from irisrag.config import DEFAULTS
 from irisrag.embeddings import (
     Embedder,
     FakeEmbedder,
@@ -164,11 +165,11 @@ def test_fake_embedder_hash_is_stable_across_processes():
 
 def test_build_embedder_by_config(stub):
     ollama = build_embedder({"EMBEDDER": "ollama", "OLLAMA_URL": stub.url, "OLLAMA_EMBED_MODEL": "bge-m3",
-                             "OLLAMA_EMBED_DIM": 1024, "OLLAMA_TIMEOUT": 7})
+                             "EMBEDDING_DIM": 1024, "OLLAMA_TIMEOUT": 7})
     assert isinstance(ollama, OllamaEmbedder)
     assert (ollama.key, ollama.dim, ollama.timeout) == ("ollama-bge-m3-1024", 1024, 7.0)
     openai = build_embedder({"EMBEDDER": "openai", "OPENAI_BASE_URL": stub.url, "OPENAI_API_KEY": "k",
-                             "OPENAI_EMBED_MODEL": "e", "OPENAI_EMBED_DIM": 16})
+                             "OPENAI_EMBED_MODEL": "e", "EMBEDDING_DIM": 16})
     assert isinstance(openai, OpenAIEmbedder) and openai.dim == 16
     assert isinstance(build_embedder({"EMBEDDER": "fake"}), FakeEmbedder)
     assert isinstance(build_embedder({"EMBEDDER": "use"}), UseEmbedder)
@@ -187,3 +188,9 @@ def test_http_stub_callable_reply_and_streaming(stub):
     assert requests.get(stub.url + "/nothing").status_code == 404
     assert [r.path for r in stub.wait_for(3)] == ["/echo", "/stream", "/nothing"]
     assert isinstance(stub.requests[0], Recorded)
+
+
+def test_embedding_dim_zero_means_the_default_models_dimension(stub):
+    ollama = build_embedder({**DEFAULTS, "EMBEDDER": "ollama", "OLLAMA_URL": stub.url})
+    openai = build_embedder({**DEFAULTS, "EMBEDDER": "openai", "OPENAI_BASE_URL": stub.url})
+    assert DEFAULTS["EMBEDDING_DIM"] == 0 and (ollama.dim, openai.dim) == (768, 1536)

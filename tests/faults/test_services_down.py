@@ -64,7 +64,7 @@ def embedder(http_stub):
 @pytest.fixture
 def app(tmp_path, database_url, redis_url, http_stub, embedder):
     return make_app(tmp_path, database_url, redis_url, EMBEDDER="ollama", OLLAMA_URL=http_stub.url,
-                    OLLAMA_EMBED_DIM=DIM, OLLAMA_TIMEOUT=0.5, EMBEDDING_BATCH_SIZE=2)
+                    EMBEDDING_DIM=DIM, OLLAMA_TIMEOUT=0.5, EMBEDDING_BATCH_SIZE=2)
 
 
 def web_client(app, name: str, *, admin: bool = False):
