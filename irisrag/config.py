@@ -243,7 +243,7 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     *_group(
         "History",
-        Setting("HISTORY_RETENTION_DAYS", 90, "Days a question, its answer and its feedback are kept in the user's conversations (a conversation left without questions goes with them); `0` keeps them forever. `flask rag prune-history` deletes older ones (asking does it too, at most hourly).", int),
+        Setting("HISTORY_RETENTION_DAYS", 90, "Days a question, its answer and its feedback are kept in the user's conversations (a conversation left without questions goes with them); `0` keeps them forever. `flask rag prune-history` deletes older ones (the worker's sweep does it too, at most hourly).", int),
     ),
     *_group(
         "Single sign-on: LDAP",

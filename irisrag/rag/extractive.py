@@ -10,14 +10,17 @@ No model is downloaded or called besides what retrieval already loaded. Every un
 minus ``PARTIAL_PENALTY`` for a unit cut by the passage's edge (chunk overlap); such a
 unit is dropped when it lies inside another unit. The answer's length follows the
 ranking's confidence (``adaptive_budget``): when the best unit leads the second by
-``SURE_GAP`` or more, about 300 characters; when the lead is smaller, 500 growing to 800 on
-a tie, so that an uncertain ranking shows its close competitors too (the goal is a median
-of at most 300 characters). The best units are taken whole, best first, while the answer
+``SURE_GAP`` or more, about 300 characters; when the lead is smaller, 450 growing to 500 on
+a tie, so that an uncertain ranking shows its close competitors too while the whole answer
+stays within 500 characters (the goal is a median of at most 300 characters; the cap was 800
+before: docs/evaluation.md, real documents). The best units are taken whole, best first, while the answer
 stays within that budget (the first one always; a unit longer than the whole budget is
 shortened at a word boundary with an ellipsis, keeping the part around the question's
 terms); the next unit that does not fit is shortened to the room
 left when that is at least ``FILL_MIN_CHARS``. Each unit ends with its
-citation ``[n]``; list items are kept as a list, a table as a table. The weights were tuned
+citation ``[n]``; list items are kept as a list, a table as a table, a record of structured
+data (``ingest.records``) as a small table of its fields. Units that are a table of contents,
+navigation or a bare title (``navigation``) never become answer text. The weights were tuned
 on the first half of the xquad/de and xquad/en questions (README: extractive answers) and
 checked on the second half.
 
