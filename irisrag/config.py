@@ -440,9 +440,14 @@ def _known(name: str) -> bool:
     return name[len("IRISRAG_"):] in OPERATOR_DEFAULTS or name in TOOLING or name.startswith(TOOLING_PREFIXES)
 
 
+RENAMED = {"OLLAMA_EMBED_DIM": "EMBEDDING_DIM", "OPENAI_EMBED_DIM": "EMBEDDING_DIM"}
+
+
 def unknown_message(name: str) -> str:
     """Why a name is refused: a former setting says where its value went; a typo gets the closest name."""
     key = name[len("IRISRAG_"):]
+    if key in RENAMED:
+        return f"{name} is not a setting any more: set IRISRAG_{RENAMED[key]} instead"
     if key in _USE:
         return (f"{name} is not a setting any more: it is part of the retrieval profile "
                 f"(IRISRAG_RETRIEVAL_PROFILE: {', '.join(PROFILES)}); remove it")

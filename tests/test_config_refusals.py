@@ -134,3 +134,10 @@ def test_every_profile_can_be_named_and_each_embedder_has_one():
     assert all(load({"IRISRAG_RETRIEVAL_PROFILE": name})["RETRIEVAL_PROFILE"] == name for name in config.PROFILES)
     assert set(config.PROFILE_OF_EMBEDDER.values()) <= set(config.PROFILES) and "generic" in config.PROFILES
     assert config.PROFILES["use"] == {s.key: s.default for s in config.PROFILE_FIELDS}   # the table's own values
+
+
+def test_a_renamed_setting_names_its_new_name():
+    from irisrag.config import unknown_message
+
+    assert unknown_message("IRISRAG_OLLAMA_EMBED_DIM") == (
+        "IRISRAG_OLLAMA_EMBED_DIM is not a setting any more: set IRISRAG_EMBEDDING_DIM instead")
