@@ -1,26 +1,11 @@
 """One answer, one form per medium: the live answer and its stored turn render alike, one JSON form."""
 from __future__ import annotations
 
-import pytest
-
-from irisrag import components
-from irisrag.extensions import db
 from irisrag.llm.clients import FakeLLM
 from irisrag.rag.render import to_terminal
 from irisrag.services.asking import asking, conversations
 from irisrag.services.asking.answer_json import answer_json, terminal_json
-from tests.services import QUESTION, seed_library
-
-
-@pytest.fixture
-def library(app):
-    return seed_library(app)
-
-
-@pytest.fixture
-def ctx(app):
-    with app.app_context(), db.connection_context():
-        yield components.get()
+from tests.services import QUESTION
 
 
 def test_a_stored_turn_is_the_answer_read_back_and_renders_as_it_did_live(library, ctx):

@@ -6,22 +6,9 @@ import hashlib
 import pytest
 
 from irisrag.errors import Conflict, Forbidden, NotFound, ValidationError
-from irisrag.extensions import db
 from irisrag.models import ApiKey, ApiKeyArea, Area, Group
 from irisrag.services.admin import admin as admin_service
 from irisrag.services.admin import api_keys
-from tests.services import seed_library
-
-
-@pytest.fixture
-def library(app):
-    return seed_library(app)
-
-
-@pytest.fixture
-def ctx(app):
-    with app.app_context(), db.connection_context():
-        yield
 
 
 def test_api_keys_create_returns_the_key_once_and_stores_only_a_hash(library, ctx):

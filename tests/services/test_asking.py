@@ -13,19 +13,8 @@ from irisrag.services.admin import admin as admin_service
 from irisrag.services.asking import asking
 from irisrag.vectors.store import Hit
 from tests.conftest import make_app
-from tests.services import BETA_SECRET, QUESTION, add_document, seed_library
+from tests.services import BETA_SECRET, QUESTION, add_document
 from tests.support.http_stub import closed_port
-
-
-@pytest.fixture
-def library(app):
-    return seed_library(app)
-
-
-@pytest.fixture
-def ctx(app):
-    with app.app_context(), db.connection_context():
-        yield components.get()
 
 
 def assert_no_beta(result, library):

@@ -1,28 +1,13 @@
 """Follow-up questions through the asking service: the search query, its timing, the turns in the prompt."""
 from __future__ import annotations
 
-import pytest
-
-from irisrag import components
-from irisrag.extensions import db
 from irisrag.llm.clients import FakeLLM
 from irisrag.rag.followup import PreviousTurn
 from irisrag.services.asking import asking
-from tests.services import QUESTION, seed_library
+from tests.services import QUESTION
 
 FOLLOW_UP = "Und wo genau?"
 PREVIOUS = (PreviousTurn(QUESTION, "In der Datei otel.yaml [1]."),)
-
-
-@pytest.fixture
-def library(app):
-    return seed_library(app)
-
-
-@pytest.fixture
-def ctx(app):
-    with app.app_context(), db.connection_context():
-        yield components.get()
 
 
 def test_a_question_without_previous_turns_searches_itself(library, ctx):
