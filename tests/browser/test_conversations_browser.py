@@ -157,6 +157,7 @@ def test_browser_conversation_ask_follow_up_reload_back_phone_dark_and_owner_onl
         assert box and box["y"] + box["height"] <= 844  # the composer is on the first screen
         assert mobile.evaluate("document.documentElement.scrollWidth") <= 390  # nothing scrolls sideways
         expect(mobile.locator("#sidebar")).to_be_hidden()
+        mobile.wait_for_load_state("load")  # app.js handles the toggle; before it runs, the link just opens /c
         mobile.click("#sidebar-toggle")  # the drawer
         expect(mobile.locator("#sidebar")).to_be_visible()
         shot(mobile, f"phone-{scheme}-drawer")
