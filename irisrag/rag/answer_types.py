@@ -177,9 +177,11 @@ class AskResult:
 
     @property
     def cited_sources(self) -> tuple[SourceView, ...]:
-        """The found sources the answer cites, in their found order."""
-        cited = {c.document_id for c in self.citations}
-        return tuple(s for s in self.sources if s.document_id in cited)
+        """The found sources the answer cites, in the order of their first citation number ([1] first)."""
+        first: dict[int, int] = {}
+        for c in sorted(self.citations, key=lambda c: c.number):
+            first.setdefault(c.document_id, c.number)
+        return tuple(sorted((s for s in self.sources if s.document_id in first), key=lambda s: first[s.document_id]))
 
     @property
     def other_sources(self) -> tuple[SourceView, ...]:

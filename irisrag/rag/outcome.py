@@ -24,7 +24,7 @@ from irisrag.errors import (
     LLMUnreachable,
 )
 from irisrag.i18n import N_
-from irisrag.rag import citations, views
+from irisrag.rag import citations, numbering, views
 from irisrag.rag.answer import Answer
 from irisrag.rag.answer_types import (
     ANSWERED,
@@ -91,6 +91,8 @@ def decide(found: Retrieved, reply: Answer, asked: bool, settings: RetrievalSett
            interrupted: str | None = None) -> AskResult:
     """Return the AskResult of a retrieved question's reply: status, messages, checked citations, views.
 
+    Its citations are renumbered 1..n in reading order last (``rag.numbering``), for every medium.
+
     ``asked``: a model was asked (False: none, or the caller wanted none, CLI --no-llm).
     ``interrupted`` (a message id) marks an answer that ended early: ``reply.text`` is the part
     written so far and ``reply.error`` the technical detail.
@@ -100,7 +102,7 @@ def decide(found: Retrieved, reply: Answer, asked: bool, settings: RetrievalSett
     # The model's answer was checked by answer_events; the extractive passages are checked as shown.
     checked = reply.checked if status == ANSWERED and reply.checked else citations.check(body, context.chunks,
                                                                                          found.hashes)
-    return AskResult(
+    return numbering.renumber(AskResult(
         question=found.question, area_ids=found.areas, status=status, answer_text=reply.text,
         shown_text=checked.text if body.strip() else "", llm=reply.llm, extractive=reply.extractive,
         notice=notice, error=error, error_detail=detail, retrieval_detail=retrieval_detail(context, settings),
@@ -110,7 +112,7 @@ def decide(found: Retrieved, reply: Answer, asked: bool, settings: RetrievalSett
         unsupported=checked.unsupported, omitted=found.omitted, search_query=found.search_query,
         nearest=views.nearest_views(context, found.documents), links=urls_in(c.hit.text for c in context.chunks),
         marked=context.terms,
-    )
+    ))
 
 
 def _status(reply: Answer, context: Context, asked: bool,

@@ -27,6 +27,7 @@ from flask_babel import gettext
 from irisrag.i18n import N_
 from irisrag.rag.answer import Token
 from irisrag.rag.answer_types import AskResult
+from irisrag.rag import numbering
 from irisrag.rag.answering import Done, Error, Event, Sources
 from irisrag.rag.render import to_html
 from irisrag.web import composer
@@ -73,17 +74,18 @@ def _rendered(events: Iterator[Event], render: Callable[[Event], str | None],
 
 def dashboard_events(events: Iterator[Event], *, show_sources: bool) -> Iterator[str]:
     """Render a streamed answer as HTML events for ``static/stream.js``."""
-    last = [0.0]
+    last, positions = [0.0], [[]]
 
     def render(event: Event) -> str | None:
         if isinstance(event, Sources):
+            positions[0] = [c.position for c in event.result.context]
             return sse("sources", composer.turn_html(event.result, show_sources=show_sources, pending=True))
         if isinstance(event, Token):
             now = time.monotonic()
             if now - last[0] < TOKEN_INTERVAL:
                 return None  # the next token (or done) carries this text too
             last[0] = now
-            return sse("token", to_html(event.answer))
+            return sse("token", to_html(numbering.partial(event.answer, positions[0])))
         name = "error" if isinstance(event, Error) else "done"
         return sse(name, composer.turn_html(event.result, show_sources=show_sources))
 
