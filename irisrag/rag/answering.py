@@ -3,6 +3,7 @@
     rag.followup.search_query(question, previous, llm)   a follow-up's retrieval query
       -> tools.retriever.context(search query, areas)   confined to the areas, fails closed
       -> tools.documents(the ids it names, areas)        the Document rows (never outside the areas)
+      -> rag.duplicates.once                             the same content (SHA-256) in one document only
       -> fitted: the turns and passages that fit the model's window (rag.budget)
       -> rag.answer.answer_events(question, context, llm) tokens, then the model's Answer
       -> rag.outcome.decide                              the AskResult: status, messages, citations, views
@@ -26,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from irisrag.rag import budget, followup, outcome, views
+from irisrag.rag import budget, duplicates, followup, outcome, views
 from irisrag.rag.answer import SYSTEM_PROMPT, Answer, Token, answer_events, llm_name
 from irisrag.rag.answer_types import AskResult, Retrieved
 from irisrag.rag.followup import PreviousTurn
@@ -100,6 +101,7 @@ def retrieve(question: str, areas: Sequence[int], tools: Tools, *,
     context = tools.retriever.context(query.text, areas)
     lookup_start = time.perf_counter()
     documents = tools.documents(views.document_ids(context), areas)
+    context = duplicates.once(context, documents)  # the same content (SHA-256) in two documents: shown once
     timings = {"rewrite": query.seconds} if query.seconds is not None else {}
     timings.update({k: v for k, v in context.timings.items() if k != "total"})
     timings.update(context=context.timings.get("total", 0.0), documents=time.perf_counter() - lookup_start)
