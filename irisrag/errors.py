@@ -107,6 +107,13 @@ class ExtractionError(ImportError_):
     code = "extraction_failed"
 
 
+class DuplicateContent(ImportError_):
+    """The file's content (SHA-256) is already held by another document of the same area."""
+
+    code = "duplicate_content"
+    status = 409
+
+
 class FetchError(ImportError_):
     """A URL could not be fetched (HTTP error, timeout, wrong content, too large)."""
 

@@ -21,7 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from irisrag.errors import ExtractionError
+from irisrag.errors import DuplicateContent, ExtractionError
+from irisrag.i18n import N_
 from irisrag.ingest.chunk import Chunk, chunk_pages
 from irisrag.ingest.extract import EMPTY_MESSAGE, page_source, streams_records
 from irisrag.ingest.ocr import OcrSettings
@@ -46,6 +47,11 @@ class ImportJob:
     known_chunks: int = 0
     force: bool = False
     title: str = ""   # the name shown for the document: in each chunk's full-text search text
+    # the name of an earlier document of the same area holding this content (SHA-256), else None
+    holder: Callable[[str], str | None] | None = None
+
+
+SAME_CONTENT = N_("This content is already in this area as “%(name)s”; it was not imported again.")
 
 
 @dataclass(frozen=True)
@@ -76,6 +82,13 @@ def file_sha256(path: Path) -> tuple[str, int]:
     return digest.hexdigest(), size
 
 
+def refuse_held_content(job: ImportJob, sha256: str) -> None:
+    """Refuse content another document of the area already holds, naming that document."""
+    name = job.holder(sha256) if job.holder is not None else None
+    if name is not None:
+        raise DuplicateContent(SAME_CONTENT, f"sha256={sha256} document_id={job.document_id}", params={"name": name})
+
+
 def run_import(job: ImportJob, *, embedder, store, settings: PipelineSettings, progress: Progress) -> ImportResult:
     """Import one file; return ``unchanged`` without re-embedding when its hash is known.
 
@@ -91,6 +104,7 @@ def run_import(job: ImportJob, *, embedder, store, settings: PipelineSettings, p
     sha256, size = file_sha256(job.path)
     if sha256 == job.known_sha256 and job.known_chunks > 0 and not job.force:
         return ImportResult("unchanged", sha256, size, job.known_chunks, {"hash": time.perf_counter() - started})
+    refuse_held_content(job, sha256)
     progress("extracting", 0, 0)
     page_total, source = page_source(job.path, job.kind, settings.ocr)
     pages = PagePrefetch(source)

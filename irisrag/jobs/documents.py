@@ -89,6 +89,12 @@ def title_of(doc: Document) -> str:
     return doc.title or Path(doc.name).stem
 
 
+def _holder_name(doc: Document, sha256: str) -> str | None:
+    """The name of an earlier document of the area holding this content (the import is refused), else None."""
+    holder = Document.holder_of(doc.area_id, sha256, doc.id)
+    return holder.display_name if holder is not None else None
+
+
 def _pipeline_inputs(doc: Document, force: bool):
     """Return the pipeline's job and settings for a document, its file re-checked in the source volume."""
     from irisrag.ingest.ocr import OcrSettings
@@ -99,7 +105,8 @@ def _pipeline_inputs(doc: Document, force: bool):
     # Re-checked here, at read time: a symlink swapped into the volume since is not followed out.
     path = recheck_in_volume(config["SRC_VOLUME_PATH"], Path(doc.directory) / doc.name)
     job = ImportJob(doc.id, doc.area_id, path, doc.kind, doc.sha256,
-                    doc.chunk_count if doc.embedder_key == comps.embedder.key else 0, force, title_of(doc))
+                    doc.chunk_count if doc.embedder_key == comps.embedder.key else 0, force, title_of(doc),
+                    holder=lambda sha256: _holder_name(doc, sha256))
     settings = PipelineSettings(config["CHUNK_SIZE"], config["CHUNK_OVERLAP"], config["EMBEDDING_BATCH_SIZE"],
                                 OcrSettings(config["OCR_LANGUAGES"], config["OCR_PAGE_TIMEOUT"]),
                                 config["IMPORT_WRITE_ROWS"])

@@ -121,6 +121,12 @@ class Document(BaseModel):
         return cls._move("failed", where, error=message, error_detail=detail)
 
     @classmethod
+    def holder_of(cls, area_id: int, sha256: str, newer_than: int) -> Document | None:
+        """Return the earliest imported document of the area with this content, older than ``newer_than``."""
+        return (cls.select().where((cls.area == area_id) & (cls.sha256 == sha256) & (cls.id < newer_than)
+                                   & cls.status.in_(("done", "unchanged"))).order_by(cls.id).first())
+
+    @classmethod
     def mark_cancelled(cls, document_id: int, detail: str = "") -> bool:
         """Cancel a queued or running import; its old chunks stay."""
         return bool(cls._move("cancelled", cls.id == document_id, error=None, error_detail=detail or None))

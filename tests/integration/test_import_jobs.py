@@ -9,6 +9,7 @@ import pytest
 from irisrag import components
 from irisrag.errors import BlockedAddress, QueueUnavailable
 from irisrag.extensions import db
+from irisrag.i18n import english_stored
 from irisrag.jobs.import_checks import fail_stopped_imports
 from irisrag.models import Area, Document
 from irisrag.services.admin import admin as admin_service
@@ -62,8 +63,10 @@ def test_import_three_hash_outcomes_through_a_worker(app, area, worker):
     rows = store_rows(app, doc.id)
     assert len(rows) == changed.chunk_count == 1 and "Paketverwaltung" in rows[0].text
 
-    other = wait_final(app, upload(app, "other.md", text).id)
+    other = wait_final(app, upload(app, "other.md", b"# Andere Datei\n\nMit eigenem Inhalt.").id)
     assert other.id != doc.id and other.status == "done"  # a new name is a new document
+    copy = wait_final(app, upload(app, "copy.md", b"# Andere Datei\n\nMit eigenem Inhalt.").id)
+    assert copy.status == "failed" and "already in this area as “other.md”" in english_stored(copy.error)
 
 
 def test_import_pdf_keeps_page_numbers(app, area, worker):
