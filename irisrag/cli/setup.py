@@ -10,17 +10,20 @@ from irisrag.cli import command
 from irisrag.models import Area, Group, User
 from irisrag.models.schema import upgrade
 from irisrag.services.admin import admin as admin_service
-from irisrag.services.operations.system import add_search_text
+from irisrag.services.operations.system import add_boilerplate, add_search_text
 
 
 @command("init-db")
 def init_db() -> None:
-    """Create or upgrade the database schema (and the chunk tables' search text column)."""
+    """Create or upgrade the database schema (and the chunk tables' search text and navigation mark columns)."""
     before, after = upgrade()
     click.echo(f"Schema at version {after} (was {before}).")
     for name in add_search_text():
         click.echo(f"Table {name}: search text column added, full-text index rebuilt "
                    f"(run `flask rag rebuild --all` for titles and compound parts).")
+    for name in add_boilerplate():
+        click.echo(f"Table {name}: navigation mark column added (run `flask rag rebuild --all` to mark "
+                   f"tables of contents and navigation in documents imported before).")
 
 
 def _read_password(password_stdin: bool) -> str:

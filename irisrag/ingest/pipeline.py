@@ -224,7 +224,7 @@ def _chunk_and_embed(pages: PagePrefetch, page_total: int | None, embedder, sett
         t0 = time.perf_counter()
         vectors = np.asarray(embedder.embed_documents([c.text for c in batch]), dtype=np.float32)
         embed_seconds += time.perf_counter() - t0
-        writer.add([ChunkIn(c.index, c.text, c.page, writer.job.title) for c in batch], vectors)
+        writer.add([ChunkIn(c.index, c.text, c.page, writer.job.title, c.boilerplate) for c in batch], vectors)
         batch.clear()
         progress("embedding", writer.rows, total())
 

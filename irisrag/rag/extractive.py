@@ -42,7 +42,7 @@ from irisrag.rag.lexical import normal_form, term_list, term_weight, terms
 from irisrag.rag.sentences import UNIT_HEADING, UNIT_ITEM, UNIT_TABLE, Unit, units
 
 if TYPE_CHECKING:
-    from irisrag.rag.retrieve import Context
+    from irisrag.rag.retrieve import Context, ContextChunk
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +92,8 @@ def candidates(context: Context) -> list[tuple[Unit, int]]:
     seen: set[str] = set()
     found: list[tuple[Unit, int]] = []
     for chunk in context.chunks:
+        if marked_navigation(chunk):
+            continue
         for unit in record_units(chunk.hit.text) or units(chunk.hit.text, starts_document=chunk.hit.chunk_index == 0):
             key = " ".join(unit.text.lower().split())
             if len(key) >= MIN_UNIT_CHARS and key not in seen and unit.kind != UNIT_HEADING \
@@ -99,6 +101,11 @@ def candidates(context: Context) -> list[tuple[Unit, int]]:
                 seen.add(key)
                 found.append((unit, chunk.position))
     return _without_fragments(found)
+
+
+def marked_navigation(chunk: ContextChunk) -> bool:
+    """Tell whether a passage was marked navigation or a table of contents at import (``ingest.boilerplate``)."""
+    return bool(getattr(chunk.hit, "boilerplate", False))
 
 
 _DOT_LEADERS = re.compile(r"(?:\.\s?){4,}|…\s?…|(?:_\s?){4,}")

@@ -288,9 +288,17 @@ def _candidates(
     hits, bridged = _ranked(question, areas, embedder, store, settings, query_vector, mode, question_terms, timer,
                             search_text or question, words)
     if reranker is None or not hits:
-        return hits, bridged
+        return body_first(hits), bridged
     with timer.stage("rerank"):
-        return reranker.rerank(question, hits), bridged
+        return body_first(reranker.rerank(question, hits)), bridged
+
+
+def body_first(hits: list[Hit]) -> list[Hit]:
+    """Rank navigation and tables of contents (``Hit.boilerplate``) below every body chunk, keeping each order."""
+    if not any(getattr(h, "boilerplate", False) for h in hits):
+        return hits
+    ordered = sorted(hits, key=lambda h: bool(getattr(h, "boilerplate", False)))
+    return [replace(h, rank=i) for i, h in enumerate(ordered)]
 
 
 def _ranked(

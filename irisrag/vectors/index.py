@@ -34,7 +34,7 @@ from typing import Any, TypeVar
 
 from lancedb.index import FTS, Bitmap, IvfHnswSq, IvfSq
 
-from irisrag.vectors.tables import SEARCH_COLUMN, has_search_text
+from irisrag.vectors.tables import BOILERPLATE_COLUMN, SEARCH_COLUMN, has_boilerplate, has_search_text
 
 log = logging.getLogger(__name__)
 
@@ -273,4 +273,16 @@ def add_search_text(table: Any, language: str) -> bool:
     if rows:
         create_fulltext(table, language)
     log.info("event=search_text_added rows=%d", rows)
+    return True
+
+
+def add_boilerplate(table: Any) -> bool:
+    """Give a chunk table made before the navigation mark that column, false for every row; True if it did.
+
+    Its chunks stay body text until their document is imported again (``flask rag rebuild``).
+    """
+    if has_boilerplate(table):
+        return False
+    retry(lambda: table.add_columns({BOILERPLATE_COLUMN: "false"}))
+    log.info("event=boilerplate_added rows=%d", table.count_rows())
     return True

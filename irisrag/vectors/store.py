@@ -78,10 +78,12 @@ from irisrag.vectors.searchtext import SearchText
 from irisrag.vectors.staging import StagedReplacement, Visibility, forget_document, purge_hidden, settle_all
 from irisrag.vectors.staging import read as staged_read
 from irisrag.vectors.tables import (  # noqa: F401
+    BOILERPLATE_COLUMN,
     SEARCH_COLUMN,
     TABLE_PREFIX,
     chunk_schema,
     connect,
+    has_boilerplate,
     has_search_text,
     opened_here,
     table_name,
@@ -98,6 +100,7 @@ class ChunkIn:
     text: str
     page: int | None = None
     title: str = ""   # the document's title: in the chunk's search text (``searchtext.py``)
+    boilerplate: bool = False  # navigation or a table of contents (``ingest.boilerplate``)
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,7 @@ class Hit:
     score: float
     rank: int
     search_text: str = ""   # what the full-text index read (title, compound parts: ``searchtext.py``); "" = text
+    boilerplate: bool = False   # navigation or a table of contents: ranked below body text, never answer text
 
     @property
     def lexical_text(self) -> str:
@@ -146,6 +150,7 @@ class VectorStore:
         self._db = connect(uri, storage_options=storage_options, read_consistency_seconds=read_consistency_seconds)
         self._table: Any = None
         self._searchable = True
+        self._marked = True   # the table has the boilerplate column (one made before it has not)
         self._lock = threading.Lock()
         self._warned_no_index = False
 
@@ -183,6 +188,7 @@ class VectorStore:
                 self._check_dim(table)
                 self._table = table
                 self._searchable = has_search_text(table)
+                self._marked = has_boilerplate(table)
             return self._table
 
     def _has_search_text(self) -> bool:
@@ -190,8 +196,9 @@ class VectorStore:
         return self._open() is None or self._searchable
 
     def _columns(self) -> list[str]:
-        """The columns a read returns: the search text too where the table has it (after ``_open``)."""
-        return [*_COLUMNS, SEARCH_COLUMN] if self._searchable else _COLUMNS
+        """The columns a read returns: the search text and the mark too where the table has them (after ``_open``)."""
+        return [*_COLUMNS, *([SEARCH_COLUMN] if self._searchable else []),
+                *([BOILERPLATE_COLUMN] if self._marked else [])]
 
     def table(self, create: bool = False) -> Any:
         """Return the raw LanceDB table (None before the first write unless ``create``): for tools measuring LanceDB."""
@@ -238,8 +245,9 @@ class VectorStore:
         """Build the Arrow rows of one document's chunks."""
         doc, area = int(document_id), int(area_id)
         flat = pa.array(vectors.reshape(-1), type=pa.float32())
-        searchable = self._has_search_text()
+        searchable, marked = self._has_search_text(), self._open() is None or self._marked
         search = [pa.array([self.search_text.chunk(c.title, c.text) for c in chunks], pa.string())] if searchable else []
+        mark = [pa.array([bool(c.boilerplate) for c in chunks], pa.bool_())] if marked else []
         columns = [
             pa.array([f"{doc}:{int(c.index)}{id_suffix}" for c in chunks], pa.string()),
             pa.array([doc] * len(chunks), pa.int64()),
@@ -248,9 +256,10 @@ class VectorStore:
             pa.array([None if c.page is None else int(c.page) for c in chunks], pa.int32()),
             pa.array([c.text for c in chunks], pa.string()),
             *search,
+            *mark,
             pa.FixedSizeListArray.from_arrays(flat, self.dim),
         ]
-        schema = self.schema if searchable else chunk_schema(self.dim, self.model_key, search_text=False)
+        schema = chunk_schema(self.dim, self.model_key, search_text=searchable, boilerplate=marked)
         return pa.Table.from_arrays(columns, schema=schema)
 
     def arrow_rows(self, document_id: int, area_id: int, chunks: Sequence[ChunkIn], vectors: np.ndarray,
@@ -449,4 +458,5 @@ def _hit(row: dict[str, Any], visible: Visibility, *, score: float, rank: int) -
         score=score,
         rank=rank,
         search_text=row.get(SEARCH_COLUMN) or "",
+        boilerplate=bool(row.get(BOILERPLATE_COLUMN)),
     )

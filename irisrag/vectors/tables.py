@@ -19,6 +19,7 @@ import pyarrow as pa
 
 TABLE_PREFIX = "chunks_"
 SEARCH_COLUMN = "search_text"   # what the full-text index reads (``searchtext.py``); tables made before lack it
+BOILERPLATE_COLUMN = "boilerplate"  # navigation or a table of contents (``ingest.boilerplate``); older tables lack it
 
 
 @dataclass(frozen=True)
@@ -37,13 +38,16 @@ def table_name(model_key: str) -> str:
     return TABLE_PREFIX + (re.sub(r"[^A-Za-z0-9]+", "_", model_key).strip("_") or "default")
 
 
-def chunk_schema(dim: int, model_key: str, search_text: bool = True) -> pa.Schema:
+def chunk_schema(dim: int, model_key: str, search_text: bool = True, boilerplate: bool = True) -> pa.Schema:
     """Return the Arrow schema of a chunk table (the model key is kept in its metadata).
 
     ``search_text=False``: the schema of a table made before the search text column, which
     such a table keeps (its full-text index reads ``text``) until ``flask rag init-db`` adds it.
+    ``boilerplate=False``: a table made before the navigation mark; its chunks read as body
+    text until ``flask rag init-db`` adds the column (false for every row; a re-import marks).
     """
     search = [pa.field(SEARCH_COLUMN, pa.string(), nullable=False)] if search_text else []
+    mark = [pa.field(BOILERPLATE_COLUMN, pa.bool_(), nullable=True)] if boilerplate else []
     return pa.schema(
         [
             pa.field("id", pa.string(), nullable=False),
@@ -53,6 +57,7 @@ def chunk_schema(dim: int, model_key: str, search_text: bool = True) -> pa.Schem
             pa.field("page", pa.int32(), nullable=True),
             pa.field("text", pa.string(), nullable=False),
             *search,
+            *mark,
             pa.field("vector", pa.list_(pa.float32(), dim), nullable=False),
         ],
         metadata={"model_key": model_key, "dim": str(dim)},
@@ -62,6 +67,11 @@ def chunk_schema(dim: int, model_key: str, search_text: bool = True) -> pa.Schem
 def has_search_text(table: Any) -> bool:
     """Whether a chunk table has the search text column (made since it existed)."""
     return SEARCH_COLUMN in table.schema.names
+
+
+def has_boilerplate(table: Any) -> bool:
+    """Whether a chunk table has the navigation mark column (made since it existed)."""
+    return BOILERPLATE_COLUMN in table.schema.names
 
 
 _OPENED_IN: set[int] = set()  # pids that opened a connection (LanceDB's Rust runtime runs in them)

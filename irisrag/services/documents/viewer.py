@@ -33,6 +33,7 @@ class Segment:
     chunk_index: int
     page: int | None
     text: str
+    boilerplate: bool = False   # navigation or a table of contents (shown marked, never answer text)
 
 
 @dataclass(frozen=True)
@@ -98,7 +99,7 @@ def segments(doc: Document) -> tuple[Segment, ...]:
     previous = ""
     for hit in hits:
         text = hit.text
-        shown.append(Segment(hit.chunk_index, hit.page, text[_overlap(previous, text):]))
+        shown.append(Segment(hit.chunk_index, hit.page, text[_overlap(previous, text):], hit.boilerplate))
         previous = text
     return tuple(shown)
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from peewee import fn
 
@@ -263,15 +263,27 @@ def system_view() -> SystemView:
     return SystemView(queue_view(), index_view(), disk_views(), dict(sorted(counts.items())))
 
 
+def _chunk_tables() -> list[tuple[str, Any]]:
+    """Return (name, table) of every chunk table; none for a new installation (and no folder made for it here)."""
+    comps = components.get()
+    uri = comps.lancedb_uri()
+    if "://" not in uri and not Path(uri).is_dir():
+        return []
+    connection = comps.lancedb_connection()
+    return [(name, connection.open_table(name)) for name in vectortables.table_names(connection)
+            if name.startswith(vectortables.TABLE_PREFIX)]
+
+
 def add_search_text() -> list[str]:
     """Give every chunk table made before the search text column that column (``flask rag init-db``); their names."""
     from irisrag.vectors import index as vectorindex
 
-    comps = components.get()
-    uri = comps.lancedb_uri()
-    if "://" not in uri and not Path(uri).is_dir():
-        return []   # a new installation: nothing stored yet (and no folder made for it here)
-    connection = comps.lancedb_connection()
-    language = vectorindex.fulltext_language(comps.config["FTS_LANGUAGE"])
-    return [name for name in vectortables.table_names(connection) if name.startswith(vectortables.TABLE_PREFIX)
-            and vectorindex.add_search_text(connection.open_table(name), language)]
+    language = vectorindex.fulltext_language(components.get().config["FTS_LANGUAGE"])
+    return [name for name, table in _chunk_tables() if vectorindex.add_search_text(table, language)]
+
+
+def add_boilerplate() -> list[str]:
+    """Give every chunk table made before the navigation mark that column (``flask rag init-db``); their names."""
+    from irisrag.vectors import index as vectorindex
+
+    return [name for name, table in _chunk_tables() if vectorindex.add_boilerplate(table)]
