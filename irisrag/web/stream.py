@@ -25,9 +25,9 @@ from flask import Response, render_template, stream_with_context
 from flask_babel import gettext
 
 from irisrag.i18n import N_
+from irisrag.rag import numbering
 from irisrag.rag.answer import Token
 from irisrag.rag.answer_types import AskResult
-from irisrag.rag import numbering
 from irisrag.rag.answering import Done, Error, Event, Sources
 from irisrag.rag.render import to_html
 from irisrag.web import composer
