@@ -60,6 +60,7 @@ import numpy as np
 
 from irisrag import config as config_module
 from irisrag.config import parse_bool
+from irisrag.ingest.records import parse_records
 from irisrag.rag import dictionary
 from irisrag.rag.dictionary import Dictionary, cache_folder
 from irisrag.rag.lexical import normal_form, tokens
@@ -277,11 +278,27 @@ def bridge(question: str, unknown: Sequence[str], dense: Sequence[Hit], settings
     translated = translate(unknown, set(pool.values()) - question_forms, settings.word_list())
     if not settings.dictionary_gate:
         found = _embedded(question_forms, unknown, pool, dense, settings, embed)
+        fields = in_records(translated | found, dense[: settings.chunks])
+        found.update(fields)
         return Bridge(found, search_only={w: t for w, t in translated.items() if found.get(w) != t},
-                      crosses=bool(translated))
+                      translated_words=frozenset(fields), crosses=bool(translated))
     unknown = [w for w in unknown if w not in translated]
     return Bridge({**translated, **_embedded(question_forms, unknown, pool, dense, settings, embed)},
                   translated_words=frozenset(translated), crosses=bool(translated))
+
+
+def in_records(bridged: Mapping[str, str], hits: Sequence[Hit]) -> dict[str, str]:
+    """Return the bridged words whose every word is a field name or value word of a record among the hits.
+
+    Records of structured data (``ingest.records``) have a short, closed vocabulary ("weight_kg",
+    "city: Vienna"): a translation or a bridged word found there is evidence, so it counts for
+    the gate like a word of the question (BRIDGE_DICTIONARY_EVIDENCE), also without
+    BRIDGE_DICTIONARY_GATE. Words found only in prose keep their usual, smaller credit.
+    """
+    vocabulary = {normal_form(m.group()) for h in hits if parse_records(h.text) is not None
+                  for m in tokens(h.text)}
+    return {w: t for w, t in bridged.items()
+            if t.split() and all(normal_form(part) in vocabulary for part in t.split())}
 
 
 def _embedded(question_forms: set[str], unknown: Sequence[str], pool: dict[str, str], dense: Sequence[Hit],

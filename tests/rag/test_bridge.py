@@ -209,3 +209,23 @@ def test_dictionary_words_get_their_own_gate_credit():
     assert bridged.credit(asked, 0.5, 1.0) == {normal_form("defense"): 0.5}
     assert bridged.credit(asked, 0.5, 0.25) == {normal_form("defense"): 0.5, normal_form("team"): 0.25}
     assert bridged.credit(asked, 1.0, 1.0) == {}
+
+
+def test_words_found_in_records_count_for_the_gate_and_words_found_in_prose_are_searched_only(monkeypatch):
+    """Item 5 of issue 37: field names and values of structured data are a closed vocabulary."""
+    from irisrag.ingest.records import make_record, record_text
+
+    record = make_record("products", [("name", "Hand pallet truck"), ("loanword", "Kindergarten")])
+    monkeypatch.setattr(BridgeSettings, "word_list", lambda self: WORDS)
+    settings = replace(ON, dictionary="list", chunks=3)   # BRIDGE_DICTIONARY_GATE off, as the app's default
+    found = bridge("Fremdwort des Hubwagens", ["Fremdwort"], [hit(record_text(record)), hit("A loanword.")],
+                   settings, fake_vectors())
+    assert found.words == {"Fremdwort": "loanword"} and found.translated_words == {"Fremdwort"}
+    assert not found.search_only and found.credit(terms("Fremdwort"), 0.5) == {}   # whole credit
+    other = make_record("products", [("name", "Hand pallet truck")])
+    found = bridge("Fremdwort des Hubwagens", ["Fremdwort"], [hit("A loanword."), hit(record_text(other))],
+                   settings, fake_vectors())
+    assert found.search_only == {"Fremdwort": "loanword"} and not found.translated_words   # prose: searched only
+    found = bridge("Saison und Verteidigung", ["Verteidigung"], [hit(record_text(make_record("t", [("x", "defense")])))],
+                   settings, fake_vectors())
+    assert found.words == {"Verteidigung": "defense"} and found.translated_words == {"Verteidigung"}  # the embedder's
