@@ -58,7 +58,7 @@ class SyncRun(BaseModel):
     removed = IntegerField(default=0)
     failed = IntegerField(default=0)
     deleted = IntegerField(default=0)    # removed earlier, deleted now (the grace period passed)
-    requests = IntegerField(default=0)   # HTTP requests made (robots.txt and sitemap included)
+    requests = IntegerField(default=0)   # fetches made (robots.txt and sitemap included; a redirect is one)
     fetched_bytes = IntegerField(default=0)
     duration_ms = IntegerField(default=0)
     current = TextField(default="")      # the page or file being synced (live progress)

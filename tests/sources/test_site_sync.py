@@ -1,0 +1,94 @@
+"""A website section synced twice, in this process (the worker's runs: tests/integration/test_source_worker.py).
+
+The local site (tests/support/website.py) has 40 numbered pages, a sitemap with a page no page
+links to, robots.txt disallowing /docs/private/, a redirect, a canonical link, links out of the
+section and to private addresses, and a redirect to a private address.
+"""
+from irisrag import components
+from irisrag.extensions import db
+from irisrag.models import Document
+from irisrag.models.base import utcnow
+from irisrag.services.sources import sources
+from irisrag.services.sources.sources import SourceInput
+from irisrag.services.sources.sync import run_sync
+
+
+def section(app, site, **fields):
+    with app.app_context(), db.connection_context():
+        return sources.create_source("Handbuch", SourceInput("site", site.url("/docs/"), depth=3, page_limit=500,
+                                                             **fields))
+
+
+def sync(app, source_id):
+    with app.app_context(), db.connection_context():
+        return run_sync(source_id)
+
+
+def docs_of(app, source_id):
+    with app.app_context(), db.connection_context():
+        return {d.source_url: d for d in Document.select().where(Document.source == source_id)}
+
+
+def ledger(run):
+    return {k: getattr(run, k) for k in ("new", "changed", "unchanged", "removed", "failed", "deleted")}
+
+
+def test_a_section_is_crawled_within_its_rules_and_synced_again_cheaply(sync_app, site):
+    source = section(sync_app, site)
+    first = sync(sync_app, source.id)
+    assert first.state == "done"
+    assert ledger(first) == {"new": site.expected_pages, "changed": 0, "unchanged": 0, "removed": 0, "failed": 1,
+                             "deleted": 0}  # failed: the redirect to 10.0.0.1, refused by the address guard
+    docs = docs_of(sync_app, source.id)
+    assert len(docs) == site.expected_pages and all(d.status == "done" and d.chunk_count for d in docs.values())
+    assert site.url("/docs/new.html") in docs and site.url("/docs/old.html") not in docs  # stored under the target
+    assert site.url("/docs/orphan.html") in docs  # from the sitemap
+    assert site.url("/docs/page-3.html?ref=nav") not in docs  # its canonical page is page-3
+    requested = site.paths()
+    assert not [p for p in requested if p.startswith(("/docs/private", "/outside"))]  # robots.txt, the prefix
+    assert requested.count("/docs/page-1.html") == 1  # the #top link is the same page
+    assert "/bild.png" not in requested and "/docs/bild.png" not in requested  # not a followed type
+    assert first.requests == len(requested) - 1  # a fetch counts once, old.html and its redirect target alike
+
+    site.change("page-5", "Abschnitt 5 wurde überarbeitet: der Antrag geht jetzt an das Sekretariat.")
+    site.remove("page-7")
+    before = len(site.requests)
+    second = sync(sync_app, source.id)
+    assert ledger(second) == {"new": 0, "changed": 1, "unchanged": site.expected_pages - 2, "removed": 1,
+                              "failed": 1, "deleted": 0}
+    again = docs_of(sync_app, source.id)
+    page5, page7 = again[site.url("/docs/page-5.html")], again[site.url("/docs/page-7.html")]
+    assert page5.id == docs[page5.source_url].id and page5.sha256 != docs[page5.source_url].sha256
+    assert page7.removed_at is not None and page7.status == "done"  # kept for the grace period
+    not_modified = [p for p, s in site.requests[before:] if s == 304]
+    assert len(not_modified) >= site.expected_pages - 4  # conditional requests: unchanged pages send no body
+    with sync_app.app_context():
+        hits = components.get().store.search_fulltext("Sekretariat", [source.area_id], 5)
+    assert {h.hit.document_id for h in hits} == {page5.id}
+
+
+def test_a_removed_page_is_deleted_after_the_grace_period_and_a_failed_fetch_removes_nothing(sync_app, site):
+    from datetime import timedelta
+
+    source = section(sync_app, site)
+    sync(sync_app, source.id)
+    site.remove("page-9")
+    assert sync(sync_app, source.id).removed == 1
+    url9 = site.url("/docs/page-9.html")
+    with sync_app.app_context(), db.connection_context():
+        eight_days_ago = utcnow() - timedelta(days=8)  # the grace period (7 days by default) has passed
+        Document.update(removed_at=eight_days_ago).where(Document.source_url == url9).execute()
+    third = sync(sync_app, source.id)
+    assert third.deleted == 1 and third.removed == 0 and url9 not in docs_of(sync_app, source.id)
+
+    site.broken.add("page-4")
+    broken = sync(sync_app, source.id)
+    assert (broken.failed, broken.removed, broken.unchanged) == (2, 0, site.expected_pages - 2)  # and go-internal
+    assert docs_of(sync_app, source.id)[site.url("/docs/page-4.html")].removed_at is None
+
+    site.__exit__()  # the server is gone: every fetch fails, nothing is marked removed
+    fourth = sync(sync_app, source.id)
+    # robots.txt cannot be read: the section is not crawled, and that is one failure, not 43 removals
+    assert ledger(fourth) == {"new": 0, "changed": 0, "unchanged": 0, "removed": 0, "failed": 1, "deleted": 0}
+    assert fourth.note == "limit:robots"
+    assert not [d for d in docs_of(sync_app, source.id).values() if d.removed_at]
