@@ -43,10 +43,6 @@ def _lock_key(source_id: int) -> str:
     return f"irisrag:{prefix()}:lock:source:{source_id}"
 
 
-def _holder_key(source_id: int) -> str:
-    return f"irisrag:{prefix()}:source-job:{source_id}"
-
-
 def source_lock(source_id: int):
     return components.get().redis.lock(_lock_key(source_id), timeout=LOCK_SECONDS, blocking_timeout=0,
                                        thread_local=False)
@@ -57,11 +53,11 @@ def sync_source(source_id: int) -> dict:
     from irisrag.services.sources.sync import run_sync
 
     with db.connection_context():
-        lock = source_lock(source_id)
-        if not lock.acquire() and not _taken_from_lost_holder(source_id, lock):
-            log.info("sync_busy source=%s job=%s", source_id, job_id())
+        token = job_id() if job_id() != "-" else f"here-{uuid.uuid4().hex}"
+        lock = source_lock(source_id)  # its value names the holder's job
+        if not lock.acquire(token=token) and not _taken_from_lost_holder(source_id, lock, token):
+            log.info("sync_busy source=%s job=%s", source_id, token)
             return {"source_id": source_id, "status": "busy"}
-        components.get().redis.set(_holder_key(source_id), job_id(), ex=7 * 86400)
         try:
             with _Renewal(lock):
                 run = run_sync(source_id, job_id())
@@ -70,20 +66,34 @@ def sync_source(source_id: int) -> dict:
         return {"source_id": source_id, "status": run.state, "run_id": run.id}
 
 
-def _taken_from_lost_holder(source_id: int, lock) -> bool:
-    """Take the lock of a sync whose worker is gone (killed); its half-imported documents are failed first."""
+def _holder_lost(source_id: int) -> bool:
+    """Tell whether the job holding the source's lock can no longer release it: ended, or its worker gone.
+
+    A job still registered as started whose worker is gone is ended first, as RQ's cleanup would.
+    """
     redis = components.get().redis
-    holder = redis.get(_holder_key(source_id))
+    holder = redis.get(_lock_key(source_id))
     try:
         job = Job.fetch(holder.decode(), connection=redis) if holder else None
     except NoSuchJobError:
         job = None
-    if job is None or not worker_gone(job):
+    if holder is None:
+        return False  # free (or freed just now): nobody to replace
+    if job is None or job.get_status(refresh=False) in ("finished", "failed", "stopped", "canceled"):
+        return True  # a lock outliving its job: the job was killed and cleaned up since
+    if worker_gone(job):
+        abandon(job)
+        return True
+    return False
+
+
+def _taken_from_lost_holder(source_id: int, lock, token: str) -> bool:
+    """Take the lock of a sync whose worker is gone (killed); its half-imported documents are failed first."""
+    if not _holder_lost(source_id):
         return False
-    abandon(job)
     _fail_left_behind(source_id)
-    redis.delete(_lock_key(source_id))
-    return lock.acquire()
+    components.get().redis.delete(_lock_key(source_id))
+    return lock.acquire(token=token)
 
 
 def _fail_left_behind(source_id: int) -> None:
@@ -120,9 +130,9 @@ class _Renewal:
 
 
 def is_syncing(source_id: int) -> bool:
-    """Tell whether a sync of the source holds its lock now."""
+    """Tell whether a sync of the source holds its lock now (a killed one's lock does not count)."""
     with queue_errors():
-        return bool(components.get().redis.exists(_lock_key(source_id)))
+        return bool(components.get().redis.exists(_lock_key(source_id))) and not _holder_lost(source_id)
 
 
 def enqueue_sync(source_id: int) -> str:
