@@ -67,3 +67,23 @@ def test_bad_sources_are_refused_before_anything_is_stored(sync_app, entered):
         with pytest.raises(IrisRagError):
             sources.create_source("Handbuch", entered)
         assert Source.select().count() == 0
+
+
+def test_the_cli_adds_syncs_edits_and_deletes_a_folder_source(sync_app):
+    volume = Path(sync_app.config["SRC_VOLUME_PATH"])
+    (volume / "ordner").mkdir()
+    (volume / "ordner" / "a.txt").write_text("Die Bibliothek leiht Bücher für vier Wochen aus.")
+    runner = sync_app.test_cli_runner()
+    added = runner.invoke(args=["rag", "source", "add", "Handbuch", "folder", "ordner", "--interval", "weekly"])
+    assert added.exit_code == 0, added.output
+    source_id = added.output.split("\t")[0]
+    synced = runner.invoke(args=["rag", "source", "sync", source_id, "--here"])
+    assert synced.exit_code == 0 and "\tdone\t1\t0\t0\t0\t0\t0\t" in synced.output, synced.output
+    again = runner.invoke(args=["rag", "source", "sync", source_id, "--here"])
+    assert "\tdone\t0\t0\t1\t0\t0\t0\t" in again.output
+    assert runner.invoke(args=["rag", "source", "edit", source_id, "--target", "../x"]).exit_code == 1
+    edited = runner.invoke(args=["rag", "source", "edit", source_id, "--interval", "daily"])
+    assert edited.exit_code == 0 and "\tdaily\t" in edited.output
+    assert len(runner.invoke(args=["rag", "source", "runs", source_id]).output.splitlines()) == 3
+    assert runner.invoke(args=["rag", "source", "delete", source_id]).exit_code == 0
+    assert runner.invoke(args=["rag", "source", "runs", source_id]).exit_code == 1
