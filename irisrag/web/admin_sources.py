@@ -34,20 +34,20 @@ def _choices() -> dict:
     return {"areas": list(Area.select().order_by(Area.name)), "kinds": KINDS, "intervals": tuple(INTERVALS)}
 
 
-def list_sources(status: int = 200, **extra):
+def list_sources(status: int = 200, hx: dict | None = None, **extra):
     """The sources page: every source with its last run, and the form for a new one."""
     context = {"tab": TAB, "message": None, "error": None, "entered": {}, "field_errors": {}, **extra}
-    return render("admin/index.html", "admin/_sources.html", status,
+    return render("admin/index.html", "admin/_sources.html", status, hx=hx,
                   source_list=sources.list_sources(), **_choices(), **context)
 
 
-def _show(source_id: int, status: int = 200, **extra):
+def _show(source_id: int, status: int = 200, hx: dict | None = None, **extra):
     try:
         source = sources.get_source(source_id)
     except NotFound as exc:
         return list_sources(404, error=exc.translated(_))
     context = {"tab": TAB, "message": None, "error": None, "field_errors": {}, "after": None, **extra}
-    return render("admin/source.html", "admin/_source.html", status, source=source,
+    return render("admin/source.html", "admin/_source.html", status, hx=hx, source=source,
                   documents=sources.source_documents(source.id), runs=sources.source_runs(source.id),
                   syncing=_syncing(source.id), **_choices(), **context)
 
@@ -71,7 +71,8 @@ def create_source():
                             error=exc.translated(_))
     if not is_htmx():
         return redirect(url_for("admin.show_source", source_id=source.id))
-    return _show(source.id, message=_("Source saved. Use “Sync now” for its first sync."))
+    return _show(source.id, hx={"push_url": url_for("admin.show_source", source_id=source.id)},
+                 message=_("Source saved. Use “Sync now” for its first sync."))
 
 
 @bp.route("/sources/<id:source_id>")
@@ -100,7 +101,8 @@ def delete_source(source_id: int):
         return list_sources(exc.status, error=exc.translated(_))
     if not is_htmx():
         return redirect(url_for("admin.list_sources"))
-    return list_sources(message=_("Source %(name)s deleted; its documents stay.", name=label))
+    return list_sources(message=_("Source %(name)s deleted; its documents stay.", name=label),
+                        hx={"push_url": url_for("admin.list_sources")})
 
 
 @bp.route("/sources/<id:source_id>/sync", methods=["POST"])
