@@ -23,7 +23,7 @@ COUNTS = ("new", "changed", "unchanged", "removed", "failed")
 
 class Source(BaseModel):
     id = AutoField()
-    area = ForeignKeyField(Area, backref="sources", on_delete="RESTRICT")
+    area = ForeignKeyField(Area, backref="sources", on_delete="CASCADE")  # an area deleted takes its sources along
     kind = CharField(max_length=16)
     start_url = TextField(default="")     # url and site
     url_prefix = TextField(default="")    # site: the section the crawl stays within

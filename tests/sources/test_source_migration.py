@@ -33,3 +33,13 @@ def test_upgrade_adds_sources_to_a_version_5_database(conn):
     assert [d.id for d in source.documents] == [kept.id]
     source.delete_instance()  # the documents stay, no longer synced
     assert Document.get_by_id(kept.id).source_id is None
+
+
+def test_an_area_deleted_with_its_documents_takes_its_sources_along(conn):
+    from irisrag.services.documents.document_bulk import delete_area_with_documents
+
+    area = Area.create(name="Weg")
+    source = Source.create(area=area, kind="url", start_url="http://h/a")
+    SyncRun.create(source=source)
+    delete_area_with_documents(area.id, "Weg")
+    assert Source.select().count() == 0 and SyncRun.select().count() == 0
