@@ -35,6 +35,7 @@ class Website:
         self.modified = {name: time.time() - 86400 for name in self.texts}
         self.requests: list[tuple[str, int]] = []
         self.broken: set[str] = set()  # pages answering 500 (a server error is no removal)
+        self.conditional = True  # False: ignore If-None-Match (a server without conditional requests)
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
@@ -134,14 +135,14 @@ class Website:
         if path == "/docs/go-internal.html":
             return _redirect(handler, 302, "http://10.0.0.1/admin")
         if path in ("/docs/", "/docs/index.html"):
-            return _conditional(handler, self.index(), None)
+            return _conditional(handler, self.index(), None, self.conditional)
         if path.startswith("/docs/") and path.endswith(".html"):
             name = path[len("/docs/"):-len(".html")]
             if name in self.broken:
                 return _send(handler, 500, "<h1>Fehler</h1>", "text/html")
             body = self.page(name)
             if body is not None:
-                return _conditional(handler, body, self.modified.get(name))
+                return _conditional(handler, body, self.modified.get(name), self.conditional)
         return _send(handler, 404, "<h1>Nicht gefunden</h1>", "text/html")
 
 
@@ -156,10 +157,10 @@ def _page(title: str, text: str, links: list[str], canonical: str) -> str:
             f'<nav>{" ".join(links)}</nav></main></body></html>')
 
 
-def _conditional(handler: BaseHTTPRequestHandler, body: str, modified: float | None) -> int:
+def _conditional(handler: BaseHTTPRequestHandler, body: str, modified: float | None, honoured: bool = True) -> int:
     data = body.encode()
     etag = '"' + hashlib.sha256(data).hexdigest()[:16] + '"'
-    if handler.headers.get("If-None-Match") == etag:
+    if honoured and handler.headers.get("If-None-Match") == etag:
         handler.send_response(304)
         handler.send_header("ETag", etag)
         handler.end_headers()
