@@ -8,6 +8,7 @@ import click
 from irisrag.cli import ID, cli_message, rag
 from irisrag.errors import IrisRagError
 from irisrag.extensions import db
+from irisrag.i18n import english_stored
 from irisrag.models.sources import INTERVALS, KINDS
 from irisrag.services.sources import sources
 from irisrag.services.sources.sources import SourceInput
@@ -120,4 +121,4 @@ def _runs(source_id: int, limit: int) -> None:
     click.echo("run\tstate\tnew\tchanged\tunchanged\tremoved\tfailed\tdeleted\trequests\tseconds\tnote")
     for r in sources.source_runs(source_id, limit):
         click.echo(f"{r.id}\t{r.state}\t{r.new}\t{r.changed}\t{r.unchanged}\t{r.removed}\t{r.failed}\t{r.deleted}\t"
-                   f"{r.requests}\t{r.duration_ms / 1000:.1f}\t{r.note}")
+                   f"{r.requests}\t{r.duration_ms / 1000:.1f}\t{english_stored(r.note)}")

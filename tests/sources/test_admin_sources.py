@@ -104,3 +104,36 @@ def test_what_a_source_shows_is_escaped(admin, sync_app, site):
     source = a_source(sync_app, site.url('/docs/?q="><script>alert(1)</script>'))
     page = admin.get(f"/admin/sources/{source.id}").get_data(as_text=True)
     assert "<script>alert(1)" not in page and re.search(r"&lt;script&gt;alert\(1\)", page)
+
+
+def test_the_api_lists_and_syncs_sources_for_admin_keys_of_their_areas_only(sync_app, site):
+    from irisrag.models import Area, Group
+    from irisrag.services.admin import api_keys
+
+    source = a_source(sync_app, site.url("/docs/"))
+    with sync_app.app_context(), db.connection_context():
+        other = admin_service.create_named(Area, "Andere")
+        hidden = sources.create_source(other.id, SourceInput("url", site.url("/docs/page-1.html")))
+        admin_service.create_named(Group, "g")
+        admin_service.link_area("Handbuch", "g")
+        admin_service.create_user("reader", "password123")
+        for name in ("reader", "root"):
+            admin_service.link_user(name, "g")
+        reader_key, admin_key = api_keys.create_key("reader").plain, api_keys.create_key("root").plain
+    client = sync_app.test_client()
+    assert client.get("/api/v1/sources", headers={"X-API-Key": reader_key}).status_code == 403
+    assert client.post(f"/api/v1/sources/{source.id}/sync", headers={"X-API-Key": reader_key}).status_code == 403
+    assert client.get("/api/v1/sources").status_code == 401
+    listed = client.get("/api/v1/sources", headers={"X-API-Key": admin_key}).get_json()["sources"]
+    assert [s["id"] for s in listed] == [source.id]  # the area the key reaches only
+    assert client.get(f"/api/v1/sources/{hidden.id}", headers={"X-API-Key": admin_key}).status_code == 404
+    assert client.post(f"/api/v1/sources/{hidden.id}/sync", headers={"X-API-Key": admin_key}).status_code == 404
+    with sync_app.app_context():
+        assert components.get().queue.count == 0
+    resp = client.post(f"/api/v1/sources/{source.id}/sync", headers={"X-API-Key": admin_key})
+    assert resp.status_code == 202 and resp.get_json()["job"]
+    with sync_app.app_context(), db.connection_context():
+        assert components.get().queue.count == 1
+        run_sync(source.id)
+    shown = client.get(f"/api/v1/sources/{source.id}", headers={"X-API-Key": admin_key}).get_json()
+    assert shown["runs"][0]["counts"]["new"] == site.expected_pages and shown["runs"][0]["state"] == "done"

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from irisrag.errors import ValidationError
+from irisrag.errors import NotFound, ValidationError
 from irisrag.extensions import db
 from irisrag.models import Document
 from irisrag.services.sources import sources
@@ -42,6 +42,11 @@ def test_a_folder_is_synced_with_added_changed_and_deleted_files(sync_app):
         (folder / "teil" / "c.txt").write_text("Die Kantine öffnet um acht Uhr.")  # back: no longer removed
         assert counts(run_sync(source.id)) == (0, 0, 4, 0, 0)
         assert Document.get_by_id(first["c.txt"].id).removed_at is None
+
+        (folder).rename(volume / "umbenannt")  # the folder itself is gone: the run fails, nothing is removed
+        with pytest.raises(NotFound):
+            run_sync(source.id)
+        assert Document.select().where(Document.removed_at.is_null(False)).count() == 0
 
 
 @pytest.mark.parametrize("path", ["../etc", "/etc", "fehlt"])

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from irisrag import components
-from irisrag.errors import IrisRagError
+from irisrag.errors import IrisRagError, NotFound
+from irisrag.i18n import N_
 from irisrag.ingest.extract import SUPPORTED
 from irisrag.ingest.stage import volume_root
 from irisrag.models import Document, Source
@@ -25,9 +26,17 @@ MAX_FILES = 100_000
 
 
 def folder_of(source: Source) -> tuple[Path, Path]:
-    """Return the source volume's root and the source's folder in it (both resolved)."""
+    """Return the source volume's root and the source's folder in it (both resolved).
+
+    A folder that is gone fails the run: its files are not all marked removed at once (a
+    renamed or unmounted folder is more likely than an emptied one; the sync says so instead).
+    """
     root = volume_root(components.get().config["SRC_VOLUME_PATH"])
-    return root, (root / source.folder_path).resolve()
+    folder = (root / source.folder_path).resolve()
+    if not folder.is_relative_to(root) or not folder.is_dir():
+        raise NotFound(N_("There is no folder %(path)s in the source volume."), str(folder),
+                       params={"path": source.folder_path or "/"})
+    return root, folder
 
 
 def files_in(root: Path, folder: Path) -> Iterator[Path]:

@@ -1,11 +1,9 @@
 """A sync run's ledger: counts written as they happen, so the source page shows the run live."""
 from __future__ import annotations
 
-
 from irisrag.models import SyncRun
 from irisrag.models.base import utcnow
 from irisrag.models.sources import COUNTS
-
 
 
 class Ledger:

@@ -15,8 +15,16 @@ from dataclasses import dataclass, field
 from urllib.parse import urljoin
 
 from irisrag.errors import IrisRagError
-from irisrag.ingest.crawl import Budget, Frontier, PoliteFetcher, Robots, in_section, normalise, page_links, \
-    sitemap_pages
+from irisrag.ingest.crawl import (
+    Budget,
+    Frontier,
+    PoliteFetcher,
+    Robots,
+    in_section,
+    normalise,
+    page_links,
+    sitemap_pages,
+)
 from irisrag.ingest.fetch import USER_AGENT, Fetched
 from irisrag.ingest.stage import stage_bytes
 from irisrag.models import Document, Source
@@ -74,6 +82,8 @@ def _crawl(crawl: Crawl, frontier: Frontier, robots: Robots) -> str:
         if limit := crawl.budget.spent():
             return limit
         url, depth = item
+        if url in crawl.visited:  # reached before as a redirect's target or a canonical link
+            continue
         if not robots.allowed(url, USER_AGENT):
             log.info("sync_robots_disallowed url=%s", url)
             continue
@@ -156,7 +166,7 @@ def _settle(crawl: Crawl, url: str, fetched: Fetched) -> list[str]:
         if canonical and canonical != url and in_section(canonical, _prefix(crawl.source)):
             if canonical in crawl.visited:
                 return links  # the same page under another address: fetched once
-            crawl.visited.add(canonical)
+            crawl.visited.add(canonical)  # not fetched again when a link leads there
             url, doc = canonical, crawl.known.get(canonical)
     try:
         crawl.ledger.count(_take(crawl, url, doc, fetched, links), url)

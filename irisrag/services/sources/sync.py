@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import current_app
-
+from irisrag import components
 from irisrag.ingest.crawl import Budget, PoliteFetcher
 from irisrag.models import Source, SyncRun
 from irisrag.services.sources import documents as sync_docs
@@ -31,10 +30,10 @@ def run_sync(source_id: int, job_id: str = "") -> SyncRun:
     log.info("sync_start source=%s run=%s kind=%s", source.id, run.id, source.kind)
     try:
         limit = sync_folder(source, ledger) if source.kind == "folder" else _sync_web(source, ledger)
-        deleted = sync_docs.delete_expired(source.id, current_app.config["SYNC_REMOVED_GRACE"])
+        deleted = sync_docs.delete_expired(source.id, components.get().config["SYNC_REMOVED_GRACE"])
         SyncRun.update(deleted=deleted).where(SyncRun.id == run.id).execute()
     except BaseException as exc:
-        finish_run(run.id, "failed", getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}")
+        finish_run(run.id, "failed", getattr(exc, "stored", None) or f"{type(exc).__name__}: {exc}")
         log.warning("sync_failed source=%s run=%s error=%s", source.id, run.id, exc)
         raise
     done = finish_run(run.id, "done", f"limit:{limit}" if limit else "")
@@ -45,7 +44,7 @@ def run_sync(source_id: int, job_id: str = "") -> SyncRun:
 
 
 def _sync_web(source: Source, ledger: Ledger) -> str:
-    config = current_app.config
+    config = components.get().config
     pages = source.page_limit if source.kind == "site" else 2
     budget = Budget(pages=pages, bytes=MAX_RUN_BYTES, seconds=min(MAX_RUN_SECONDS, config["JOB_TIMEOUT"] * 0.8))
     fetcher = PoliteFetcher(budget, config["CRAWL_DELAY"], allowlist=config["URL_ALLOWLIST"],
