@@ -128,7 +128,7 @@ SCHEMAS: dict[str, Any] = {
                                    "which may not answer the question; score: cosine and chunk_index: the "
                                    "document's best-ranked chunk; no passages."},
         "timings": _ref("Timings")}},
-    "Source": {"type": "object", "properties": {
+    "SyncSource": {"type": "object", "properties": {
         "id": {"type": "integer"}, "area": _ref("AreaRef"), "kind": {"type": "string", "enum": ["url", "site", "folder"]},
         "start_url": {"type": "string", "nullable": True}, "url_prefix": {"type": "string", "nullable": True},
         "folder": {"type": "string", "nullable": True},
@@ -136,7 +136,7 @@ SCHEMAS: dict[str, Any] = {
         "last_run_at": {"type": "string", "nullable": True, "format": "date-time"},
         "next_due_at": {"type": "string", "nullable": True, "format": "date-time"},
         "job": {"type": "string", "description": "POST /sync only: the queued job's id"}}},
-    "SourceWithRuns": {"allOf": [_ref("Source"), {"type": "object", "properties": {"runs": {
+    "SyncSourceWithRuns": {"allOf": [_ref("SyncSource"), {"type": "object", "properties": {"runs": {
         "type": "array", "items": {"type": "object", "properties": {
             "id": {"type": "integer"}, "state": {"type": "string", "enum": ["running", "done", "failed", "interrupted"]},
             "started_at": {"type": "string"}, "finished_at": {"type": "string", "nullable": True},
@@ -232,18 +232,18 @@ PATHS: dict[str, Any] = {
     "/sources": {"get": {
         "summary": "The sources of the key's areas; admin accounts' keys only", "operationId": "listSources",
         "responses": {"200": _json({"type": "object", "properties": {"sources": {"type": "array",
-                                                                                  "items": _ref("Source")}}},
+                                                                                  "items": _ref("SyncSource")}}},
                                    "The sources"), **_errors(401, 403)}}},
     "/sources/{source_id}": {"get": {
         "summary": "A source with its latest sync runs; admin accounts' keys only", "operationId": "getSource",
         "parameters": [{"name": "source_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
-        "responses": {"200": _json(_ref("SourceWithRuns"), "The source"), **_errors(401, 403, 404)}}},
+        "responses": {"200": _json(_ref("SyncSourceWithRuns"), "The source"), **_errors(401, 403, 404)}}},
     "/sources/{source_id}/sync": {"post": {
         "summary": "Queue a sync of a source; admin accounts' keys only",
         "description": "Answers 202; poll GET /sources/{source_id} for the run. 409 while a sync of it runs.",
         "operationId": "syncSource",
         "parameters": [{"name": "source_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
-        "responses": {"202": _json(_ref("Source"), "Queued"), **_errors(401, 403, 404, 409, 503)}}},
+        "responses": {"202": _json(_ref("SyncSource"), "Queued"), **_errors(401, 403, 404, 409, 503)}}},
     "/documents/{document_id}/content": {"get": {
         "summary": "A document's staged file (PDF inline, other kinds as an attachment)",
         "operationId": "getDocumentContent",
