@@ -6,7 +6,7 @@ section and to private addresses, and a redirect to a private address.
 """
 from irisrag import components
 from irisrag.extensions import db
-from irisrag.models import Document
+from irisrag.models import Document, Source
 from irisrag.models.base import utcnow
 from irisrag.services.sources import sources
 from irisrag.services.sources.sources import SourceInput
@@ -92,3 +92,21 @@ def test_a_removed_page_is_deleted_after_the_grace_period_and_a_failed_fetch_rem
     assert ledger(fourth) == {"new": 0, "changed": 0, "unchanged": 0, "removed": 0, "failed": 1, "deleted": 0}
     assert fourth.note == "limit:robots"
     assert not [d for d in docs_of(sync_app, source.id).values() if d.removed_at]
+
+
+def test_one_request_at_a_time_with_the_pause_and_a_page_limit_that_removes_nothing(sync_app, site):
+    sync_app.config["CRAWL_DELAY"] = 0.2
+    source = section(sync_app, site)
+    with sync_app.app_context(), db.connection_context():
+        Source.update(page_limit=8).where(Source.id == source.id).execute()
+    run = sync(sync_app, source.id)
+    assert run.note == "limit:pages" and run.new == 8 and run.requests == 10  # and robots.txt, the sitemap
+    spans = sorted(site.spans)
+    assert len(spans) == 10
+    for (_start, end), (following, _end) in zip(spans, spans[1:], strict=False):
+        assert following >= end  # never two at once
+        assert following - end >= 0.15  # the pause (0.2 s from the crawler's side; the answer's own time aside)
+
+    site.remove("page-40")  # not reached under the limit: nothing is asked about, nothing removed
+    again = sync(sync_app, source.id)
+    assert again.note == "limit:pages" and again.removed == 0

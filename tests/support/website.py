@@ -34,6 +34,7 @@ class Website:
                            "orphan": "Diese Seite steht nur in der Sitemap und wird nirgends verlinkt."})
         self.modified = {name: time.time() - 86400 for name in self.texts}
         self.requests: list[tuple[str, int]] = []
+        self.spans: list[tuple[float, float]] = []  # each request's (arrival, answer sent), monotonic
         self.broken: set[str] = set()  # pages answering 500 (a server error is no removal)
         self.conditional = True  # False: ignore If-None-Match (a server without conditional requests)
         self._lock = threading.Lock()
@@ -113,11 +114,13 @@ class Website:
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:  # noqa: N802 - http.server's name
+                began = time.monotonic()
                 if site.delay:
                     time.sleep(site.delay)
                 status = site._answer(self)
                 with site._lock:
                     site.requests.append((self.path, status))
+                    site.spans.append((began, time.monotonic()))
 
             def log_message(self, *args) -> None:
                 pass
