@@ -110,3 +110,32 @@ def test_one_request_at_a_time_with_the_pause_and_a_page_limit_that_removes_noth
     site.remove("page-40")  # not reached under the limit: nothing is asked about, nothing removed
     again = sync(sync_app, source.id)
     assert again.note == "limit:pages" and again.removed == 0
+
+
+def test_an_answer_that_cited_a_page_shows_changed_since_after_the_page_changed(sync_app, site):
+    from irisrag.models import Area, Group, QuestionLog
+    from irisrag.services.admin import admin as admin_service
+    from irisrag.services.asking import asking
+    from irisrag.services.asking.turns import turns_of
+
+    source = section(sync_app, site)
+    sync(sync_app, source.id)
+    with sync_app.app_context(), db.connection_context():
+        admin_service.create_named(Group, "Leser")
+        admin_service.link_area("Handbuch", "Leser")
+        user = admin_service.create_user("erika", "erikapassword")
+        admin_service.link_user("erika", "Leser")
+        area = Area.get(Area.name == "Handbuch")
+        result = asking.ask(user.id, "Welche Kennziffer hat Vorgang 5?", [area.id], use_llm=False)
+        cited = {c.document_id for c in result.citations}
+        page5 = docs_of(sync_app, source.id)[site.url("/docs/page-5.html")]
+        assert page5.id in cited
+        row = QuestionLog.select().where(QuestionLog.user == user.id).get()
+        assert not [c for c in turns_of(user.id, [row])[0].citations if c.changed]
+    site.change("page-5", "Abschnitt 5 beschreibt jetzt Vorgang 5 anders. Kennziffer HB-005 gilt weiter.")
+    assert sync(sync_app, source.id).changed == 1
+    with sync_app.app_context(), db.connection_context():
+        shown = turns_of(user.id, [QuestionLog.get_by_id(row.id)])[0]
+        changed = [c for c in shown.citations if c.changed]
+        assert [c.document_id for c in changed] == [page5.id]  # the same document, another version
+        assert "Kennziffer HB-005" in changed[0].text  # the passage as it was cited
