@@ -174,6 +174,14 @@ class Robots:
     def sitemaps(self) -> list[str]:
         return list((self._parser.site_maps() if self._parser else None) or [])
 
+    def crawl_delay(self, agent: str) -> float:
+        """The pause robots.txt asks for (``Crawl-delay``), 0 when it asks for none (capped at a minute)."""
+        delay = self._parser.crawl_delay(agent) if self._parser else None
+        try:
+            return min(max(float(delay or 0), 0.0), 60.0)
+        except ValueError:
+            return 0.0
+
 
 def sitemap_pages(fetcher: PoliteFetcher, sitemaps: Iterable[str], prefix: str) -> list[str]:
     """Return the section's pages listed by the sitemaps (one level of sitemap index followed)."""

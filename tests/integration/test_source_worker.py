@@ -58,9 +58,14 @@ def test_the_scheduler_starts_a_due_sync_and_a_killed_sync_runs_again_without_du
         worker = start_worker(app, tmp_path, "worker2.log", IRISRAG_CRAWL_DELAY="0")
         try:
             with app.app_context(), db.connection_context():
-                from irisrag.jobs.sync import enqueue_sync
+                from irisrag.jobs.sync import enqueue_sync, is_syncing
 
-                enqueue_sync(source.id)  # "sync now": the killed sync's lock does not stand in the way
+                # Redis drops the killed worker's subscription as it notices the closed connection
+                # (milliseconds); from then on the killed sync's lock does not stand in the way.
+                deadline = time.monotonic() + 10
+                while is_syncing(source.id) and time.monotonic() < deadline:
+                    time.sleep(0.1)
+                enqueue_sync(source.id)  # "sync now"
             again = wait_run(app, source.id, lambda r: r.state == "done")
         finally:
             stop_worker(worker)

@@ -51,3 +51,15 @@ def test_sitemaps_and_sitemap_indexes_are_read_and_hostile_xml_is_not():
             b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>&b;</loc></url></urlset>')
     assert sitemap_urls(bomb) == ([], [])  # defusedxml refuses entities
     assert sitemap_urls(b"not xml") == ([], [])
+
+
+def test_robots_txt_says_what_may_be_fetched_and_how_slowly():
+    from irisrag.ingest.crawl import Budget, PoliteFetcher, Robots
+
+    text = b"User-agent: *\nDisallow: /docs/private/\nCrawl-delay: 2\nSitemap: http://h/sitemap.xml\n"
+    fetcher = PoliteFetcher(Budget(10, 10**6, 60), 0.0,
+                            fetch=lambda url, conditional=None: Fetched(url, url, text, "text/plain"))
+    robots = Robots.load(fetcher, "http://h/docs/")
+    assert robots.allowed("http://h/docs/a.html", "IrisRAG") and not robots.allowed("http://h/docs/private/x", "IrisRAG")
+    assert robots.sitemaps() == ["http://h/sitemap.xml"] and robots.crawl_delay("IrisRAG") == 2.0
+    assert fetcher.budget.requests == 1

@@ -66,6 +66,7 @@ def sync_pages(crawl: Crawl) -> str:
     if robots.unreachable:  # a server that cannot say what it allows is not crawled (nothing is removed)
         crawl.ledger.count("failed", urljoin(source.start_url, "/robots.txt"))
         return "robots"
+    crawl.fetcher.delay = max(crawl.fetcher.delay, robots.crawl_delay(USER_AGENT))  # the site's wish, if slower
     frontier.add(source.start_url, 0)
     if site:
         for page in sitemap_pages(crawl.fetcher, robots.sitemaps() or [urljoin(source.start_url, "/sitemap.xml")],
