@@ -13,6 +13,7 @@ WHAT is any of ``import context index stream load memory scale`` or ``all`` (the
 - ``extract``  PDF text: run-together words and CPU ms per page, pypdf (old) vs PDFium (new)
 - ``ocr``      OCR character error rate and seconds per page on pages rendered from known text
 - ``s3``       context building with LanceDB on S3 (SeaweedFS) vs a local directory (``--sizes``)
+- ``sync``     source syncs: pages crawled per minute (delay 0 and 1 s), an unchanged 500-page section's re-sync
 
 Every report is also written to ``bench/out/<name>.md`` (and a timestamped copy with the raw
 numbers as JSON). See bench/README.md for what each table means and how long each takes.
@@ -23,7 +24,7 @@ import argparse
 import sys
 import time
 
-CHOICES = ("import", "context", "index", "stream", "load", "memory", "scale", "rerank", "extract", "ocr", "s3")
+CHOICES = ("import", "context", "index", "stream", "load", "memory", "scale", "rerank", "extract", "ocr", "s3", "sync")
 
 
 def _import(args) -> str:
@@ -98,8 +99,15 @@ def _s3(args) -> str:
     return s3_bench.run(args.quick, sizes=sizes, queries=args.queries)
 
 
+def _sync(args) -> str:
+    from bench import sync_bench
+
+    return sync_bench.run(args.quick)
+
+
 RUNNERS = {"import": _import, "context": _context, "index": _index, "stream": _stream, "load": _load,
-           "memory": _memory, "scale": _scale, "rerank": _rerank, "extract": _extract, "ocr": _ocr, "s3": _s3}
+           "memory": _memory, "scale": _scale, "rerank": _rerank, "extract": _extract, "ocr": _ocr, "s3": _s3,
+           "sync": _sync}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,6 +18,7 @@ instead. Nothing here reads the environment at import.
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
@@ -183,6 +184,14 @@ def _group_list(value: str) -> list[str]:
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
+def _seconds(value: str) -> float:
+    """Parse a number of seconds that is finite and not negative."""
+    seconds = float(value)
+    if not math.isfinite(seconds) or seconds < 0:
+        raise ValueError("a number of seconds, 0 or more")
+    return seconds
+
+
 def _duration(value: str) -> float:
     """Parse seconds or a number with s/m/h/d; at least 60 s (shorter breaks readers on old versions)."""
     text = value.strip().lower()
@@ -210,6 +219,8 @@ SETTINGS: tuple[Setting, ...] = (
         Setting("MAX_UPLOAD_BYTES", 50 * 1024 * 1024, "Largest accepted upload or fetched body in bytes.", int),
         Setting("URL_ALLOWLIST", [], "Comma-separated entries URL import may reach although private/loopback: `host`, `*.domain`, an IP or a network (CIDR), each optionally with `:port` (`wiki.intern:8080`, `[fd00::1]:443`; then only that port). Redirects are checked by the same rules. An entry that cannot be parsed stops the app at start.", _allowlist),
         Setting("OCR_LANGUAGES", "deu+eng", "Languages tesseract reads scanned PDF pages and images in (`-l`, joined by `+`; each needs its `tesseract-ocr-LANG` package).", str),
+        Setting("CRAWL_DELAY", 1.0, "Seconds a source sync waits between two requests to the same host (one request at a time per host); `0`: no pause.", _seconds),
+        Setting("SYNC_REMOVED_GRACE", 7 * 86400.0, "How long a document whose page or file is gone at its source (HTTP 404/410, or the file removed) stays, marked \"removed at source\", before a sync deletes it: seconds, or `30m`, `12h`, `7d` (at least 60 s). A failed fetch (network error, 5xx) never counts as gone.", _duration),
         Setting("CHUNK_SIZE", 700, "Characters per chunk (neighbouring chunks share 150 of them, so more than that).", _positive),
     ),
     *_group(

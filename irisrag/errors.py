@@ -121,9 +121,10 @@ class FetchError(ImportError_):
     status = 502
 
     def __init__(self, message: str, detail: str = "", *, retryable: bool = False,
-                 params: dict | None = None) -> None:
+                 params: dict | None = None, http_status: int | None = None) -> None:
         super().__init__(message, detail, params=params)
         self.retryable = retryable  # a network hiccup or a server error: trying later may work
+        self.http_status = http_status  # the server's answer, when it gave one (a sync: 404/410 mean gone)
 
 
 class InvalidUrl(FetchError):

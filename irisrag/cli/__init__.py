@@ -52,6 +52,7 @@ def init_app(app: Flask) -> None:
         inspector,  # noqa: F401
         maintain,  # noqa: F401
         setup,  # noqa: F401  (registers commands)
+        sources,  # noqa: F401
         users,  # noqa: F401
     )
 

@@ -62,6 +62,9 @@ class Fetched:
     final_url: str
     content: bytes
     content_type: str
+    etag: str = ""            # the validators a later conditional request sends back
+    last_modified: str = ""
+    not_modified: bool = False  # 304: the copy the caller holds is current (no body)
 
     @property
     def mime_type(self) -> str:
@@ -189,10 +192,12 @@ def _content_type(response: requests.Response, first_bytes: bytes) -> str:
 
 
 def _send(
-    session: requests.Session, adapter: requests.adapters.HTTPAdapter, url: str, timeout: float
+    session: requests.Session, adapter: requests.adapters.HTTPAdapter, url: str, timeout: float,
+    conditional: dict[str, str] | None = None,
 ) -> requests.Response:
     """Send one GET through the guarded adapter, without following redirects."""
-    request = requests.Request("GET", url, headers={"User-Agent": USER_AGENT, "Accept": _ACCEPT})
+    headers = {"User-Agent": USER_AGENT, "Accept": _ACCEPT, **(conditional or {})}
+    request = requests.Request("GET", url, headers=headers)
     prepared = session.prepare_request(request)
     return adapter.send(prepared, stream=True, timeout=timeout, verify=True, proxies={})
 
@@ -206,11 +211,14 @@ def fetch_url(
     max_redirects: int = 5,
     session: requests.Session | None = None,
     total_timeout: float = 300.0,
+    conditional: dict[str, str] | None = None,
 ) -> Fetched:
     """Fetch a URL for import: public hosts only (unless allowlisted), redirects checked per hop.
 
     ``timeout`` bounds each connect and read; ``total_timeout`` the whole fetch, headers,
-    redirects and body included, however slowly the server trickles.
+    redirects and body included, however slowly the server trickles. ``conditional``: the
+    ``If-None-Match`` / ``If-Modified-Since`` headers of a sync; a 304 answer comes back as
+    ``Fetched.not_modified`` without a body.
     """
     rules = Allowlist.parse(allowlist)
     # The session only prepares requests (headers, cookies); sending always goes through the
@@ -220,7 +228,8 @@ def fetch_url(
     adapter = guarded_adapter(rules, deadline)
     try:
         with deadline:
-            fetched = _follow(session, adapter, url.strip(), rules, max_redirects, max_bytes, timeout, deadline)
+            fetched = _follow(session, adapter, url.strip(), rules, (max_redirects, max_bytes, timeout), deadline,
+                              conditional)
     except (FetchError, requests.RequestException) as exc:
         if deadline.expired and not isinstance(exc, (BlockedAddress, FileTooLarge)):
             raise _too_slow(url, total_timeout) from exc
@@ -239,14 +248,15 @@ def _too_slow(url: str, seconds: float) -> FetchError:
 
 
 def _follow(session: requests.Session, adapter: requests.adapters.HTTPAdapter, url: str, rules: Allowlist,
-            max_redirects: int, max_bytes: int, timeout: float, deadline: Deadline) -> Fetched:
+            limits: tuple[int, int, float], deadline: Deadline, conditional: dict[str, str] | None) -> Fetched:
     """Request the URL and each redirect target (checked first), and read the final body."""
+    max_redirects, max_bytes, timeout = limits
     current, seen = url, set()
     for _hop in range(max_redirects + 1):
         check_url(current, rules)
         seen.add(current)
         try:
-            response = _send(session, adapter, current, min(timeout, deadline.remaining()))
+            response = _send(session, adapter, current, min(timeout, deadline.remaining()), conditional)
         except requests.RequestException as exc:
             raise _network_error(exc, current, timeout) from exc
         with response:
@@ -257,6 +267,9 @@ def _follow(session: requests.Session, adapter: requests.adapters.HTTPAdapter, u
                 log.info("fetch_redirect from=%s to=%s status=%d", current, target, response.status_code)
                 current = target
                 continue
+            if response.status_code == 304 and conditional:
+                return Fetched(url=url, final_url=current, content=b"", content_type="", not_modified=True,
+                               **_validators(response))
             return _finish(response, url, current, max_bytes, timeout, deadline)
     raise FetchError(N_("The URL redirects too often (more than %(num)d times)"), f"{url}: last {current}",
                      params={"num": max_redirects})
@@ -271,7 +284,7 @@ def _finish(
         raise FetchError(
             N_("The server answered HTTP %(status)s"), f"{current}",
             retryable=response.status_code >= 500 or response.status_code == 429,
-            params={"status": f"{response.status_code} {reason}".rstrip()},
+            params={"status": f"{response.status_code} {reason}".rstrip()}, http_status=response.status_code,
         )
     declared = response.headers.get("Content-Type", "")
     if parse_content_type(declared)[0] not in ("", "application/octet-stream", "binary/octet-stream"):
@@ -283,4 +296,10 @@ def _finish(
     content_type = _content_type(response, content[:8])
     kind_for_content_type(content_type)
     log.info("fetched url=%s final=%s bytes=%d type=%s", url, current, len(content), content_type)
-    return Fetched(url=url, final_url=current, content=content, content_type=content_type)
+    return Fetched(url=url, final_url=current, content=content, content_type=content_type, **_validators(response))
+
+
+def _validators(response: requests.Response) -> dict[str, str]:
+    """Return the response's ETag and Last-Modified (bounded: they are stored and sent back)."""
+    headers = response.headers
+    return {"etag": headers.get("ETag", "")[:512], "last_modified": headers.get("Last-Modified", "")[:128]}

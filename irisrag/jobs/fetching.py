@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from flask import current_app
@@ -39,20 +40,39 @@ def fetch_and_stage(doc: Document, lock) -> bool:
 
 def _fetch(doc: Document, lock) -> tuple[Path, str, str]:
     """Download the URL (the lock and row kept fresh meanwhile) and stage it; return path, kind and title."""
-    from irisrag.ingest.fetch import STAGED_EXTENSIONS, fetch_url
-    from irisrag.ingest.sniff import SNIFF_BYTES, check_content
-    from irisrag.ingest.stage import stage_bytes, url_file_name
+    from irisrag.ingest.fetch import fetch_url
+    from irisrag.ingest.stage import stage_bytes
 
     config = current_app.config
     with Heartbeat(doc.id, lock, max(0.2, config["IMPORT_STALE_SECONDS"] / 4)):
         fetched = fetch_url(doc.source_url, timeout=config["URL_TIMEOUT"], max_bytes=config["MAX_UPLOAD_BYTES"],
                             allowlist=config["URL_ALLOWLIST"], total_timeout=config["URL_TOTAL_TIMEOUT"])
+    staged = staged_form(fetched, doc.source_url)
+    return stage_bytes(upload_root(), "url", staged.name, staged.content, area_id=doc.area_id), staged.kind, staged.title
+
+
+@dataclass(frozen=True)
+class Staged:
+    """A fetched body as it is staged: its file name, kind, bytes (a page as Markdown) and title."""
+
+    name: str
+    kind: str
+    content: bytes
+    title: str
+
+
+def staged_form(fetched, url: str) -> Staged:
+    """Return what is staged for a fetched body (a URL import's and a source sync's pages alike)."""
+    from irisrag.ingest.fetch import STAGED_EXTENSIONS
+    from irisrag.ingest.sniff import SNIFF_BYTES, check_content
+    from irisrag.ingest.stage import url_file_name
+
     kind = "text" if fetched.kind == "html" else fetched.kind  # pages are staged as Markdown
     content = fetched.content if fetched.kind != "html" else _html_to_markdown(fetched)
     title = _page_title(fetched) if fetched.kind == "html" else ""
-    name = url_file_name(doc.source_url, kind, STAGED_EXTENSIONS.get(fetched.mime_type))
+    name = url_file_name(url, kind, STAGED_EXTENSIONS.get(fetched.mime_type))
     check_content(name, kind, content[:SNIFF_BYTES])
-    return stage_bytes(upload_root(), "url", name, content, area_id=doc.area_id), kind, title
+    return Staged(name, kind, content, title)
 
 
 def _drop_flat_copy(old: Path, new: Path, root: Path) -> None:

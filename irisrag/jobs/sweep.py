@@ -1,4 +1,4 @@
-"""The worker's periodic sweep: fail imports that can no longer finish, and prune old question history.
+"""The worker's periodic sweep: fail imports that can no longer finish, prune old question history, queue due syncs.
 
 These checks used to run on read paths (document pages, API status calls, the ask path); now
 one RQ job runs them every SWEEP_SECONDS. As for index upkeep (``jobs.maintenance``), the runs
@@ -18,6 +18,7 @@ from irisrag import components
 from irisrag.extensions import db
 from irisrag.jobs.import_checks import fail_stopped_imports
 from irisrag.jobs.keys import prefix
+from irisrag.jobs.sync import queue_due_syncs
 
 log = logging.getLogger(__name__)
 SWEEP_SECONDS = 15            # how often the sweep runs
@@ -28,7 +29,8 @@ RESULT_SECONDS = 60           # a finished sweep's result is kept this long (the
 def sweep() -> dict:
     """Run the checks once; return what each did."""
     with db.connection_context():
-        return {"failed_imports": fail_stopped_imports(), "pruned_questions": prune_history_now_and_then()}
+        return {"failed_imports": fail_stopped_imports(), "pruned_questions": prune_history_now_and_then(),
+                "syncs_queued": queue_due_syncs()}
 
 
 def periodic_sweep() -> dict:

@@ -23,6 +23,7 @@ from peewee import (
 
 from irisrag.models.access import Area
 from irisrag.models.base import BaseModel, utcnow
+from irisrag.models.sources import Source
 
 # Stages in order; the last four are final.
 STATUSES = ("queued", "fetching", "extracting", "chunking", "embedding", "done", "unchanged", "failed", "cancelled")
@@ -58,6 +59,13 @@ class Document(BaseModel):
     chunk_count = IntegerField(default=0)
     embedder_key = CharField(max_length=128, default="")
     imported_at = DateTimeField(null=True)
+    # Sources (issue 40): the source a sync keeps this document current from, and what the sync
+    # needs to ask its server "changed since?" (ETag, Last-Modified) and to crawl an unchanged page.
+    source = ForeignKeyField(Source, null=True, backref="documents", on_delete="SET NULL", index=False)
+    etag = TextField(null=True)
+    last_modified = TextField(null=True)
+    links = TextField(null=True)  # a crawled page's links (JSON list), followed again when it is unchanged (304)
+    removed_at = DateTimeField(null=True)  # gone at its source (404/410, file removed); deleted after the grace
     created_at = DateTimeField(default=utcnow)
     updated_at = DateTimeField(default=utcnow)
 

@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from peewee import BooleanField, CharField, ForeignKeyField, IntegerField, PostgresqlDatabase
+from peewee import (
+    BooleanField,
+    CharField,
+    DateTimeField,
+    ForeignKeyField,
+    IntegerField,
+    PostgresqlDatabase,
+    TextField,
+)
 from playhouse.migrate import SchemaMigrator, migrate
 
 from irisrag.extensions import db
@@ -84,9 +92,33 @@ def _conversations(migrator: SchemaMigrator) -> None:
                        "COALESCE((SELECT MAX(id) FROM conversation), 0) + 1, false)")
 
 
+def _sources(migrator: SchemaMigrator) -> None:
+    """Version 6: documents name the source a sync keeps them current from (the tables are new, made just before).
+
+    As in version 5, the new foreign key has no index of its own in the model (``create_tables``
+    would index a column an old table lacks); it is made here.
+    """
+    from irisrag.models.sources import Source
+
+    columns = {column.name for column in db.get_columns("document")}
+    steps = []
+    if "source_id" not in columns:
+        field = ForeignKeyField(Source, null=True, field=Source.id, on_delete="SET NULL", index=False)
+        steps.append(migrator.add_column("document", "source_id", field))
+    for name in ("etag", "last_modified", "links"):
+        if name not in columns:
+            steps.append(migrator.add_column("document", name, TextField(null=True)))
+    if "removed_at" not in columns:
+        steps.append(migrator.add_column("document", "removed_at", DateTimeField(null=True)))
+    migrate(*steps)
+    if "document_source_id" not in {index.name for index in db.get_indexes("document")}:
+        migrate(migrator.add_index("document", ("source_id",), False))
+
+
 # version 1 is the initial create_tables; later versions go here as (version, function).
 MIGRATIONS: list[tuple[int, Migration]] = [(2, _document_identity_per_area), (3, _external_accounts),
-                                           (4, _document_title), (5, _conversations)]
+                                           (4, _document_title), (5, _conversations),
+                                           (6, _sources)]
 
 
 def current_version() -> int:

@@ -9,7 +9,14 @@ from __future__ import annotations
 from flask import Blueprint
 from flask_babel import lazy_gettext as _l
 
-from irisrag.web import admin_directory, admin_evaluations, admin_feedback, admin_inspector, admin_system
+from irisrag.web import (
+    admin_directory,
+    admin_evaluations,
+    admin_feedback,
+    admin_inspector,
+    admin_sources,
+    admin_system,
+)
 from irisrag.web.admin_console import bp
 from irisrag.web.admin_tabs import CONSOLE, Tab
 from irisrag.web.security import admin_required
@@ -18,6 +25,7 @@ from irisrag.web.security import admin_required
 def pages() -> tuple[Tab, ...]:
     """Return every admin page in tab-bar order: the console tabs, then the pages with views of their own."""
     return CONSOLE + (
+        Tab("sources", _l("Sources"), "admin.list_sources", path="/sources", view=admin_sources.list_sources),
         Tab("feedback", _l("Feedback"), "admin.list_feedback", path="/feedback", view=admin_feedback.list_feedback),
         Tab("directory", _l("Directory groups"), "admin.list_directory_groups", path="/directory-groups",
             view=admin_directory.list_directory_groups),

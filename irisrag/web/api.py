@@ -17,11 +17,12 @@ from werkzeug.exceptions import HTTPException
 from irisrag.errors import IrisRagError, NotFound, ValidationError
 from irisrag.i18n import N_, english_stored
 from irisrag.ids import parse_id, parse_int
-from irisrag.models import Area, Document
+from irisrag.models import Area, Document, Source, SyncRun
 from irisrag.rag.followup import PreviousTurn
 from irisrag.services import api as api_service
 from irisrag.services.asking import asking
 from irisrag.services.asking.answer_json import answer_json
+from irisrag.services.sources import source_api, sources
 from irisrag.web import openapi, stream
 from irisrag.web.api_auth import current_key, key_required
 
@@ -112,6 +113,29 @@ def show_document(document_id: int):
 @key_required
 def cancel_document(document_id: int):
     return jsonify(_document(api_service.cancel_import(current_key(), document_id)))
+
+
+@bp.get("/sources")
+@key_required
+def list_sources():
+    return jsonify({"sources": [_source(s) for s in source_api.list_for(current_key())]})
+
+
+@bp.get("/sources/<id:source_id>")
+@key_required
+def show_source(source_id: int):
+    source = source_api.get_for(current_key(), source_id)
+    return jsonify({**_source(source), "runs": [_run(r) for r in sources.source_runs(source.id)]})
+
+
+@bp.post("/sources/<id:source_id>/sync")
+@key_required
+def sync_source(source_id: int):
+    source, job = source_api.sync_for(current_key(), source_id)
+    response = jsonify({**_source(source), "job": job})
+    response.status_code = 202
+    response.headers["Location"] = url_for("api.show_source", source_id=source.id)
+    return response
 
 
 @bp.get("/documents/<id:document_id>/content")
@@ -275,6 +299,20 @@ def _document(doc: Document) -> dict[str, Any]:
     if current_key().is_admin:
         body["error_detail"] = doc.error_detail
     return body
+
+
+def _source(source: Source) -> dict[str, Any]:
+    return {"id": source.id, "area": _area(source.area), "kind": source.kind, "start_url": source.start_url or None,
+            "url_prefix": source.url_prefix or None, "folder": source.folder_path if source.kind == "folder" else None,
+            "interval": source.interval, "last_run_at": _time(source.last_run_at),
+            "next_due_at": _time(source.next_due_at)}
+
+
+def _run(run: SyncRun) -> dict[str, Any]:
+    counts = {k: getattr(run, k) for k in ("new", "changed", "unchanged", "removed", "failed", "deleted")}
+    return {"id": run.id, "state": run.state, "started_at": _time(run.started_at),
+            "finished_at": _time(run.finished_at), "counts": counts, "requests": run.requests,
+            "duration_ms": run.duration_ms, "note": english_stored(run.note) if run.note else None}
 
 
 def _document_ref(doc: Document) -> dict[str, Any]:

@@ -128,6 +128,22 @@ SCHEMAS: dict[str, Any] = {
                                    "which may not answer the question; score: cosine and chunk_index: the "
                                    "document's best-ranked chunk; no passages."},
         "timings": _ref("Timings")}},
+    "SyncSource": {"type": "object", "properties": {
+        "id": {"type": "integer"}, "area": _ref("AreaRef"), "kind": {"type": "string", "enum": ["url", "site", "folder"]},
+        "start_url": {"type": "string", "nullable": True}, "url_prefix": {"type": "string", "nullable": True},
+        "folder": {"type": "string", "nullable": True},
+        "interval": {"type": "string", "enum": ["off", "hourly", "daily", "weekly"]},
+        "last_run_at": {"type": "string", "nullable": True, "format": "date-time"},
+        "next_due_at": {"type": "string", "nullable": True, "format": "date-time"},
+        "job": {"type": "string", "description": "POST /sync only: the queued job's id"}}},
+    "SyncSourceWithRuns": {"allOf": [_ref("SyncSource"), {"type": "object", "properties": {"runs": {
+        "type": "array", "items": {"type": "object", "properties": {
+            "id": {"type": "integer"}, "state": {"type": "string", "enum": ["running", "done", "failed", "interrupted"]},
+            "started_at": {"type": "string"}, "finished_at": {"type": "string", "nullable": True},
+            "counts": {"type": "object", "properties": {k: {"type": "integer"} for k in (
+                "new", "changed", "unchanged", "removed", "failed", "deleted")}},
+            "requests": {"type": "integer"}, "duration_ms": {"type": "integer"},
+            "note": {"type": "string", "nullable": True}}}}}}]},
     "Document": {"type": "object", "properties": {
         "id": {"type": "integer"}, "name": {"type": "string"}, "area": _ref("AreaRef"), "kind": {"type": "string"},
         "status": {"type": "string", "enum": ["queued", "fetching", "extracting", "chunking", "embedding", "done",
@@ -213,6 +229,21 @@ PATHS: dict[str, Any] = {
         "responses": {"200": _json(_ref("Document"), "Cancelled"), **_errors(401, 403, 404, 409)}}},
 
 
+    "/sources": {"get": {
+        "summary": "The sources of the key's areas; admin accounts' keys only", "operationId": "listSources",
+        "responses": {"200": _json({"type": "object", "properties": {"sources": {"type": "array",
+                                                                                  "items": _ref("SyncSource")}}},
+                                   "The sources"), **_errors(401, 403)}}},
+    "/sources/{source_id}": {"get": {
+        "summary": "A source with its latest sync runs; admin accounts' keys only", "operationId": "getSource",
+        "parameters": [{"name": "source_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+        "responses": {"200": _json(_ref("SyncSourceWithRuns"), "The source"), **_errors(401, 403, 404)}}},
+    "/sources/{source_id}/sync": {"post": {
+        "summary": "Queue a sync of a source; admin accounts' keys only",
+        "description": "Answers 202; poll GET /sources/{source_id} for the run. 409 while a sync of it runs.",
+        "operationId": "syncSource",
+        "parameters": [{"name": "source_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+        "responses": {"202": _json(_ref("SyncSource"), "Queued"), **_errors(401, 403, 404, 409, 503)}}},
     "/documents/{document_id}/content": {"get": {
         "summary": "A document's staged file (PDF inline, other kinds as an attachment)",
         "operationId": "getDocumentContent",

@@ -23,7 +23,8 @@ from werkzeug.serving import make_server
 
 from irisrag.extensions import db
 from irisrag.jobs.documents import import_document
-from irisrag.models import Area, Group, QuestionLog
+from irisrag.models import Area, Document, Group, QuestionLog, Source, SyncRun
+from irisrag.models.base import utcnow
 from irisrag.services.admin import admin as admin_service
 from irisrag.services.documents import documents
 from tests.browser.test_admin_flow import login
@@ -57,7 +58,7 @@ class Page:
 
 
 ADMIN_TABS = ("users", "groups", "areas", "links", "documents")
-ADMIN_PAGES = ("feedback", "directory-groups", "inspector", "evaluations", "system")
+ADMIN_PAGES = ("feedback", "directory-groups", "inspector", "evaluations", "system", "sources")
 PAGES = [
     Page("login", "/login"),
     Page("admin-login", "/admin/login"),
@@ -78,6 +79,7 @@ PAGES = [
     *(Page(f"admin-{tab}", f"/admin?tab={tab}", "admin") for tab in ADMIN_TABS),
     *(Page(f"admin-{name}", f"/admin/{name}", "admin") for name in ADMIN_PAGES),
     Page("admin-inspector-trace", "/admin/inspector?question=Collector&user={user}&document={document}", "admin"),
+    Page("admin-source", "/admin/sources/{source}", "admin"),  # a source's page: its runs and documents
     # an English question over the German manual: the trace names the bridged words
     Page("admin-inspector-bridge", "/admin/inspector?question=How+is+the+collector+restarted+after+a+change"
          "&user={user}&document={document}", "admin"),
@@ -124,7 +126,13 @@ def _site(tmp_path, database_url, redis_url, settings: dict):
         admin_service.link_area("Betrieb", "Leser")
         doc = documents.import_upload("Betrieb", "handbuch.md", MANUAL)
         assert import_document(doc.id)["status"] == "done"
-    return app, {"document": doc.id, "user": user.id}
+        source = Source.create(area=doc.area_id, kind="site", start_url="https://wiki.example.org/betrieb/",
+                               url_prefix="https://wiki.example.org/betrieb/", interval="daily")
+        SyncRun.create(source=source, state="done", new=1, unchanged=3, removed=1, requests=6, duration_ms=2400,
+                       finished_at=utcnow())
+        Document.update(source=source, source_url="https://wiki.example.org/betrieb/handbuch",
+                        removed_at=utcnow()).where(Document.id == doc.id).execute()
+    return app, {"document": doc.id, "user": user.id, "source": source.id}
 
 
 @pytest.fixture

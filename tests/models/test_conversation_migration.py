@@ -59,7 +59,7 @@ def test_upgrade_makes_each_old_question_a_conversation_and_keeps_its_feedback(c
     second = old_question(bob.id, "Wo ist die Kantine?", "2026-01-03 11:00:00")
     db.execute_sql(f"INSERT INTO feedback (question_id, user_id, rating, comment, created_at, updated_at) "
                    f"VALUES ({first}, {alice.id}, -1, 'falsch', '2026-01-02 10:05:00', '2026-01-02 10:05:00')")
-    assert (current_version(), upgrade()) == (4, (4, 5))
+    assert (current_version(), upgrade()) == (4, (4, 6))
     for qid, user in ((first, alice), (second, bob)):
         row = QuestionLog.get_by_id(qid)
         conversation = Conversation.get_by_id(row.conversation_id)
@@ -69,4 +69,4 @@ def test_upgrade_makes_each_old_question_a_conversation_and_keeps_its_feedback(c
     # the id sequence moved past the given ids: a new conversation gets a fresh one
     assert Conversation.create(user=alice, title="neu").id > max(first, second)
     assert "question_log_conversation_id" in {index.name for index in db.get_indexes("question_log")}
-    assert upgrade() == (5, 5)
+    assert upgrade() == (6, 6)
