@@ -7,6 +7,8 @@ No model is downloaded or called besides what retrieval already loaded. Every un
           + LEXICAL  * share of the question's weighted terms in the unit   (lexical.py)
           + RANK     / position of its passage            the fused rank (1 = best)
 
+plus ``span_kinds.KIND_BONUS`` for a unit holding the kind of span the question asks for (a
+date for "Wann", a number for "Wie viel", a command for "Welcher Befehl", a name for "Wer"),
 minus ``PARTIAL_PENALTY`` for a unit cut by the passage's edge (chunk overlap); such a
 unit is dropped when it lies inside another unit. The answer's length follows the
 ranking's confidence (``adaptive_budget``): when the best unit leads the second by
@@ -38,6 +40,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from irisrag.ingest.records import parse_records
+from irisrag.rag import span_kinds
 from irisrag.rag.lexical import normal_form, term_list, term_weight, terms
 from irisrag.rag.sentences import UNIT_HEADING, UNIT_ITEM, UNIT_LIST, UNIT_TABLE, Unit, units
 
@@ -173,9 +176,11 @@ def score_units(question: str, context: Context, embedder: Embedder | None) -> l
     found = candidates(context)
     question_terms = context.terms or terms(question)
     similarity = semantic(question, [u.text for u, _ in found], embedder)
+    kinds = span_kinds.asked_kinds(question)
     scored = [
         Scored(unit, position, float(SEMANTIC * sim + LEXICAL * lexical_share(question_terms, unit.text)
-                                     + RANK / position - (PARTIAL_PENALTY if unit.partial else 0.0)))
+                                     + RANK / position - (PARTIAL_PENALTY if unit.partial else 0.0)
+                                     + span_kinds.bonus(kinds, unit.text)))
         for (unit, position), sim in zip(found, similarity, strict=True)
     ]
     return sorted(scored, key=lambda s: -s.score)

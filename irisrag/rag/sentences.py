@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from irisrag.rag import tables
+from irisrag.rag import lexical, tables
 
 UNIT_SENTENCE, UNIT_ITEM, UNIT_TABLE, UNIT_HEADING = "sentence", "item", "table", "heading"
 UNIT_LIST, UNIT_CODE = "list", "code"
@@ -44,7 +44,13 @@ LEAD_IN_MAX_CHARS = 450  # a lead-in ("… die folgenden:") and its list or comm
 _LONE_LINE = "lone line"
 _FENCE = re.compile(r"^\s{0,3}(?:```|~~~)")
 _CAPS_HEADING = re.compile(r"^[A-ZÄÖÜ][A-ZÄÖÜ0-9 -]{2,38}[A-ZÄÖÜ0-9]$")  # a manual page's NAME, BESCHREIBUNG, SIEHE AUCH
-_PROMPT = re.compile(r"^[#$]\s+")  # a shell prompt before a command in a code block
+_PROMPT = re.compile(r"^[#$]\s+")
+_PROMPT_LINE = re.compile(r"^\$\s+\S")  # a shell command as printed in a handbook: "$ sudo chown …"  # a shell prompt before a command in a code block
+# a command line of a reference card: an ASCII command, then options, PLACEHOLDERS, paths or lower-case words
+_COMMAND = re.compile(r"^[a-z][a-z0-9.+_-]*(?:\s+(?:-{1,2}[\w=.-]+|[A-Z][A-Z0-9_]*(?:\.\w+)?|[/~$.][^\s,]*"
+                      r"|[a-z0-9][a-z0-9.+/_=-]*)){1,5}$")
+_CODE_TOKEN = re.compile(r"^(?:-|[A-Z][A-Z0-9_]+|[/~$.])|[-./=_]")
+COMMAND_LIST_MIN_LINES = 4
 _BROKEN = re.compile(r"(\w)[\u2010\u00ad]\s+(?=[a-zäöüß])")  # a word hyphenated at a line end ("Puf‐ fer")
 
 
@@ -113,6 +119,44 @@ def _code(lines: list[str]) -> str:
     return " ".join(f"`{line}`" for line in kept)
 
 
+def is_command_line(line: str) -> bool:
+    """Tell whether a line is a command: ``_COMMAND``'s shape, no stop word, and a code-like token or two words."""
+    if not _COMMAND.match(line):
+        return False
+    words = line.split()
+    if any(lexical.normal_form(w) is None and not _CODE_TOKEN.search(w) and len(w) > 1 for w in words):
+        return False
+    return len(words) <= 2 or any(_CODE_TOKEN.search(w) for w in words[1:])
+
+
+def command_entries(lines: list[str]) -> list[tuple[str, str]] | None:
+    """Read a block of short lines where commands alternate with their meaning (a reference card) as entries.
+
+    Each command line (``_COMMAND``: ``dpkg -S /pfad/datei``) starts an entry; the next line is
+    its meaning, and lines after that starting in lower case continue it. Another line is a
+    heading ("Suchen und Auskunft"), or a sentence when it starts in lower case (the end of an
+    entry cut off by the chunk). An entry is shown as the command in code, a dash and its meaning.
+    None when the block is not such a list (fewer than two commands or ``COMMAND_LIST_MIN_LINES`` lines).
+    """
+    commands = [is_command_line(line) for line in lines]
+    if sum(commands) < 2 or len(lines) < COMMAND_LIST_MIN_LINES or any(len(line) > HEADING_MAX_CHARS for line in lines):
+        return None
+    blocks: list[tuple[str, str]] = []
+    entry: list[str] = []
+    for line, command in zip(lines, commands, strict=True):
+        if not command and entry and (len(entry) == 1 or line[:1].islower()):
+            entry.append(line)
+            continue
+        if entry:
+            blocks.append(("paragraph", f"`{entry[0]}` – " + " ".join(entry[1:]) if len(entry) > 1 else f"`{entry[0]}`"))
+        entry = [line] if command else []
+        if not command:
+            blocks.append(("paragraph" if line[:1].islower() else UNIT_HEADING, line))
+    if entry:
+        blocks.append(("paragraph", f"`{entry[0]}` – " + " ".join(entry[1:]) if len(entry) > 1 else f"`{entry[0]}`"))
+    return blocks
+
+
 class _Blocks:
     """Group a passage's lines into (kind, text) blocks: tables, code, list items, headings, paragraphs."""
 
@@ -120,9 +164,13 @@ class _Blocks:
         self.blocks: list[tuple[str, str]] = []
         self.paragraph: list[str] = []
         self.fence: list[str] | None = None
-        self.blank = True  # the line before was blank (a wrapped list item continues on the next line)
+        self.blank = self.was_blank = True  # this line, the line before blank (a list item continues on the next)
 
     def flush(self) -> None:
+        entries = command_entries(self.paragraph)
+        if entries is not None:
+            self.blocks.extend(entries)
+            self.paragraph.clear()
         if self.paragraph:
             text = _BROKEN.sub(r"\1", " ".join(self.paragraph))
             self.blocks.append((_paragraph_kind(self.paragraph), text))
@@ -134,15 +182,16 @@ class _Blocks:
 
     def line(self, line: str) -> None:
         stripped = line.strip()
-        continues = not self.blank and not self.paragraph and self.blocks and self.blocks[-1][0] == UNIT_ITEM
-        self.blank = not stripped
-        if continues and stripped and not (_ITEM.match(line) or _HEADING.match(line) or _FENCE.match(line)):
-            self.blocks[-1] = (UNIT_ITEM, f"{self.blocks[-1][1]} {stripped}")
-        elif self.fence is not None:
+        self.was_blank, self.blank = self.blank, not stripped
+        if self.fence is not None:
             self._in_fence(line)
+        elif self._continues_item(line):
+            self.blocks[-1] = (UNIT_ITEM, f"{self.blocks[-1][1]} {stripped}")
         elif _FENCE.match(line):
             self.flush()
             self.fence = []
+        elif _PROMPT_LINE.match(stripped):
+            self._command(stripped)
         elif stripped and tables.is_row_line(line):
             self._table_line(stripped)
         elif _ITEM.match(line) or _HEADING.match(line):
@@ -161,6 +210,19 @@ class _Blocks:
             self.fence = None
         else:
             self.fence.append(line)  # type: ignore[union-attr]
+
+    def _continues_item(self, line: str) -> bool:
+        """A line right under a list item (no blank line between) that starts nothing new continues the item."""
+        return (bool(line.strip()) and not self.was_blank and not self.paragraph and bool(self.blocks)
+                and self.blocks[-1][0] == UNIT_ITEM and not (_ITEM.match(line) or _HEADING.match(line)
+                                                              or _FENCE.match(line) or tables.is_row_line(line)))
+
+    def _command(self, stripped: str) -> None:
+        """A prompt line is code; prompt lines that follow each other are one block."""
+        if not self.paragraph and self.blocks and self.blocks[-1][0] == UNIT_CODE and not self.was_blank:
+            self.blocks[-1] = (UNIT_CODE, f"{self.blocks[-1][1]} {_code([stripped])}")
+        else:
+            self.add(UNIT_CODE, _code([stripped]))
 
     def _table_line(self, stripped: str) -> None:
         """A table continues over blank lines (rows of an HTML table come one per paragraph)."""
@@ -204,7 +266,8 @@ def _with_lead_ins(found: list[Unit]) -> list[Unit]:
             result[-1] = Unit(f"{last.text}{chr(10) * 2 if lead_in else chr(10)}{unit.text}", UNIT_LIST, 0)
         else:
             result.append(unit)
-    return result
+    return [Unit(u.text, u.kind, u.order, True) if u.kind == UNIT_SENTENCE and u.text.endswith(":") else u
+            for u in result]  # a lead-in left without what it announces reads as cut off
 
 
 def units(text: str, *, starts_document: bool = True) -> list[Unit]:

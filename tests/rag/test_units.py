@@ -2,7 +2,15 @@
 from __future__ import annotations
 
 from irisrag.rag.extractive import candidates, compose, repeated_groups
-from irisrag.rag.sentences import UNIT_CODE, UNIT_HEADING, UNIT_LIST, UNIT_SENTENCE, UNIT_TABLE, units
+from irisrag.rag.sentences import (
+    UNIT_CODE,
+    UNIT_HEADING,
+    UNIT_LIST,
+    UNIT_SENTENCE,
+    UNIT_TABLE,
+    is_command_line,
+    units,
+)
 from tests.rag.test_extractive import make_context
 
 MAN_PAGE = ("CHAGE(1) Dienstprogramme für Benutzer CHAGE(1)\n\nNAME\nchage - ändert die Information zum "
@@ -58,3 +66,35 @@ def test_a_record_with_repeated_fields_is_one_unit_per_repetition():
     chunk = "# section\nname: server\nsetting.name: port\nsetting.default: 8443\nsetting.name: bind\nsetting.default: 0"
     found = [u for u, _ in candidates(make_context(chunk, question="Port?"))]
     assert [u.kind for u in found] == [UNIT_TABLE, UNIT_TABLE] and "8443" in found[0].text and "8443" not in found[1].text
+
+
+CARD = ("Suchen und Auskunft\napt show PAKET\nBeschreibung, Version und Abhängigkeiten\nanzeigen\n"
+        "dpkg -S /pfad/datei\nherausfinden, zu welchem Paket eine Datei gehört\nVersionen festhalten\n"
+        "apt-mark hold PAKET\nPaket von Aktualisierungen ausnehmen")
+
+
+def test_a_reference_card_gives_each_command_with_its_meaning():
+    found = units(CARD)
+    assert [(u.kind, u.text) for u in found] == [
+        (UNIT_HEADING, "Suchen und Auskunft"),
+        (UNIT_SENTENCE, "`apt show PAKET` – Beschreibung, Version und Abhängigkeiten anzeigen"),
+        (UNIT_SENTENCE, "`dpkg -S /pfad/datei` – herausfinden, zu welchem Paket eine Datei gehört"),
+        (UNIT_HEADING, "Versionen festhalten"),
+        (UNIT_SENTENCE, "`apt-mark hold PAKET` – Paket von Aktualisierungen ausnehmen")]
+
+
+def test_command_lines_are_told_from_short_german_lines():
+    assert all(map(is_command_line, ["apt update", "dpkg -i DATEI.deb", "free -h", "kill -l", "apt-mark showhold"]))
+    assert not any(map(is_command_line, ["freien und belegten", "wieder aufheben", "anzeigen", "Sperre",
+                                         "eine heruntergeladene .deb-Datei installieren"]))
+    prose = "Die Datei ist groß.\nSie liegt im Lager.\nDort bleibt sie.\nBis morgen."
+    assert [u.text for u in units(prose)] == ["Die Datei ist groß.", "Sie liegt im Lager.", "Dort bleibt sie.",
+                                              "Bis morgen."]
+
+
+def test_a_prompt_line_is_the_command_its_lead_in_announces_and_a_lone_lead_in_counts_as_cut():
+    found = units("Der folgende Befehl ändert den Eigentümer:\n\n$ sudo chown my_name some_file\n\nDanach.")
+    assert found[0].text == "Der folgende Befehl ändert den Eigentümer: `sudo chown my_name some_file`"
+    assert not found[0].partial
+    lone = units("Die Datei enthält Folgendes:\n\nNichts weiter.")
+    assert lone[0].partial and not lone[1].partial
