@@ -98,7 +98,7 @@ def retrieve(question: str, areas: Sequence[int], tools: Tools, *,
     """
     start = time.perf_counter()
     query = followup.search_query(question, previous, tools.llm, tools.rewrite_seconds)
-    context = tools.retriever.context(query.text, areas)
+    context = tools.retriever.context(query.text, areas, prefer=followup.preferred_documents(question, previous))
     lookup_start = time.perf_counter()
     documents = tools.documents(views.document_ids(context), areas)
     context = duplicates.once(context, documents)  # the same content (SHA-256) in two documents: shown once

@@ -7,6 +7,8 @@ No model is downloaded or called besides what retrieval already loaded. Every un
           + LEXICAL  * share of the question's weighted terms in the unit   (lexical.py)
           + RANK     / position of its passage            the fused rank (1 = best)
 
+plus ``span_kinds.KIND_BONUS`` for a unit holding the kind of span the question asks for (a
+date for "Wann", a number for "Wie viel", a command for "Welcher Befehl", a name for "Wer"),
 minus ``PARTIAL_PENALTY`` for a unit cut by the passage's edge (chunk overlap); such a
 unit is dropped when it lies inside another unit. The answer's length follows the
 ranking's confidence (``adaptive_budget``): when the best unit leads the second by
@@ -38,8 +40,9 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from irisrag.ingest.records import parse_records
+from irisrag.rag import span_kinds
 from irisrag.rag.lexical import normal_form, term_list, term_weight, terms
-from irisrag.rag.sentences import UNIT_HEADING, UNIT_ITEM, UNIT_TABLE, Unit, units
+from irisrag.rag.sentences import UNIT_HEADING, UNIT_ITEM, UNIT_LIST, UNIT_TABLE, Unit, units
 
 if TYPE_CHECKING:
     from irisrag.rag.retrieve import Context, ContextChunk
@@ -51,6 +54,7 @@ BUDGET_CHARS = 300  # the budget of the earlier fixed-length answer (bench/tune_
 SURE_CHARS, UNSURE_CHARS, SURE_GAP = 300, (450, 500), 0.3  # the answer's length from the ranking's confidence
 MIN_UNIT_CHARS = 12
 FILL_MIN_CHARS = 60  # the least room worth filling with a shortened unit
+WHOLE = (UNIT_TABLE, UNIT_LIST)  # units shown whole or not at all: a table, a lead-in with its list
 
 
 class Embedder(Protocol):
@@ -139,7 +143,24 @@ def record_units(text: str) -> list[Unit]:
     chunk = parse_records(text)
     if chunk is None:
         return []
-    return [Unit(_record_table(chunk.table, fields), UNIT_TABLE, i) for i, fields in enumerate(chunk.records)]
+    records = [part for fields in chunk.records for part in repeated_groups(fields)]
+    return [Unit(_record_table(chunk.table, fields), UNIT_TABLE, i) for i, fields in enumerate(records)]
+
+
+def repeated_groups(fields: Sequence[tuple[str, str]]) -> list[Sequence[tuple[str, str]]]:
+    """Split a record whose field names repeat into one record per repetition, each with the fields before them.
+
+    An XML element holding a list of elements (``<section name="server">`` with its
+    ``<setting>`` children) is one record whose fields ``setting.name``, ``setting.type``, ...
+    repeat; each setting is its own answer unit, with the section's own fields first.
+    """
+    names = [name for name, _ in fields]
+    first = next((n for n in names if names.count(n) > 1), None)
+    if first is None:
+        return [fields]
+    starts = [i for i, name in enumerate(names) if name == first]
+    head = list(fields[:starts[0]])
+    return [head + list(fields[a:b]) for a, b in zip(starts, [*starts[1:], len(fields)], strict=True)]
 
 
 def _record_table(table: str, fields: Sequence[tuple[str, str]]) -> str:
@@ -162,9 +183,11 @@ def score_units(question: str, context: Context, embedder: Embedder | None) -> l
     found = candidates(context)
     question_terms = context.terms or terms(question)
     similarity = semantic(question, [u.text for u, _ in found], embedder)
+    kinds = span_kinds.asked_kinds(question)
     scored = [
         Scored(unit, position, float(SEMANTIC * sim + LEXICAL * lexical_share(question_terms, unit.text)
-                                     + RANK / position - (PARTIAL_PENALTY if unit.partial else 0.0)))
+                                     + RANK / position - (PARTIAL_PENALTY if unit.partial else 0.0)
+                                     + span_kinds.bonus(kinds, unit.text)))
         for (unit, position), sim in zip(found, similarity, strict=True)
     ]
     return sorted(scored, key=lambda s: -s.score)
@@ -214,7 +237,7 @@ def select(scored: Sequence[Scored], budget: int = BUDGET_CHARS) -> list[tuple[S
         size = len(item.unit.text) + 5
         room = budget - used
         if chosen and size > room:
-            if room - 5 >= FILL_MIN_CHARS and item.unit.kind != UNIT_TABLE:
+            if room - 5 >= FILL_MIN_CHARS and item.unit.kind not in WHOLE:
                 chosen.append((item, room - 5))
                 break
             continue
@@ -226,7 +249,7 @@ def select(scored: Sequence[Scored], budget: int = BUDGET_CHARS) -> list[tuple[S
 
 
 def _line(item: Scored, text: str) -> str:
-    if item.unit.kind == UNIT_TABLE:
+    if item.unit.kind in WHOLE:
         return f"{text}\n\n[{item.position}]"
     return f"{text} [{item.position}]"
 
@@ -243,7 +266,7 @@ def compose(question: str, context: Context, embedder: Embedder | None, *, budge
     question_terms = context.terms or terms(question)
     blocks: list[str] = []
     for item, limit in chosen:
-        text = item.unit.text if item.unit.kind == UNIT_TABLE else shorten(item.unit.text, question_terms, limit)
+        text = item.unit.text if item.unit.kind in WHOLE else shorten(item.unit.text, question_terms, limit)
         line = _line(item, text)
         if item.unit.kind == UNIT_ITEM and blocks and blocks[-1].lstrip().startswith(("-", "*", "+")) \
                 and "\n" not in blocks[-1]:

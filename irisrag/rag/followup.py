@@ -39,6 +39,12 @@ No model, or the rewrite failed, timed out or was empty (rule ``key_terms``)
     key terms are appended. Pronouns and words like "das" keep the previous subject through
     the key terms.
 
+An elliptic follow-up is also searched with the previous turn's documents first (``preferred_documents``:
+the documents the latest previous answer cited): their candidate chunks move ahead of the others
+in the ranking before the gate and the caps (``retrieve.build_context``'s ``prefer``), so "Und wer
+macht das?" is answered from the document the conversation is about when that document has it;
+the gate still asks for evidence, so a preferred document without it gives way to the others.
+
 The answer prompt gets the previous turns as earlier chat messages (``answer.build_messages``),
 the newest that fit into ``budget.fit_turns``; citation numbers of old answers are removed, as
 they point into contexts the model no longer sees.
@@ -86,10 +92,21 @@ _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="rewrite")
 
 @dataclass(frozen=True)
 class PreviousTurn:
-    """A turn of the conversation before the current question: what was asked and answered."""
+    """A turn of the conversation before the current question: what was asked and answered, the documents it cited."""
 
     question: str
     answer: str
+    documents: tuple[int, ...] = ()
+
+
+def preferred_documents(question: str, previous: Sequence[PreviousTurn]) -> frozenset[int]:
+    """Return the documents an elliptic follow-up is searched in first: those the latest previous answer cited.
+
+    A question that does not lean on the previous one (a change of topic) prefers none.
+    """
+    if not previous or not is_elliptic(question):
+        return frozenset()
+    return frozenset(previous[-1].documents)
 
 
 @dataclass(frozen=True)

@@ -220,8 +220,12 @@ def build_context(
     reranker: Reranker | None = None,
     expander: QueryExpander | None = None,
     words: WordEmbedder | None = None,
+    prefer: frozenset[int] = frozenset(),
 ) -> Context:
     """Build the numbered context and the found sources for a question in the given areas.
+
+    ``prefer``: documents whose candidate chunks go ahead of the others, in their own order, before
+    the gate (a follow-up's previous documents, ``followup.preferred_documents``).
 
     ``mode`` (``vector``, ``fulltext``, ``hybrid``) defaults to ``settings.mode``; ``reranker``
     and ``expander`` are the optional stages (None: off); ``words`` embeds single words for the
@@ -236,6 +240,7 @@ def build_context(
         asked = terms(search_text)
         hits, bridged = _candidates(question, areas, embedder, store, settings, query_vector,
                                     mode or settings.mode, asked, timer, search_text, reranker, words)
+        hits = preferred_first(hits, prefer)
         question_terms = bridged.terms(asked)
         with timer.stage("lexical"):
             matches = [match(question_terms, hit.lexical_text) for hit in hits]
@@ -251,6 +256,14 @@ def build_context(
     nearest = () if chunks else nearest_documents(candidates, settings.nearest_documents)
     return Context(question, areas, chunks, tuple(candidates), sources, timer.timings, question_terms, bridged,
                    nearest)
+
+
+def preferred_first(hits: Sequence[Hit], prefer: frozenset[int]) -> list[Hit]:
+    """Return the hits of the preferred documents first, then the others, each in rank order, ranked anew."""
+    if not prefer:
+        return list(hits)
+    ordered = sorted(hits, key=lambda hit: (hit.document_id not in prefer, hit.rank))
+    return [replace(hit, rank=n) for n, hit in enumerate(ordered)]
 
 
 def rank_candidates(

@@ -56,12 +56,13 @@ class Retriever:
     words: WordEmbedder | None = None   # the term bridge's word vectors (Components.word_vectors)
 
     def context(self, question: str, areas: Sequence[int], *, k: int | None = None,
-                query_vector: np.ndarray | None = None) -> Context:
-        """Return the context of a question searched in exactly these areas (``k``: candidates)."""
+                query_vector: np.ndarray | None = None, prefer: frozenset[int] = frozenset()) -> Context:
+        """Return the context of a question searched in exactly these areas (``k``: candidates; ``prefer``:
+        documents ranked first, ``build_context``)."""
         settings = self.settings if k is None else replace(self.settings, candidates=int(k))
         context = build_context(question, areas, embedder=self.embedder, store=self.store, settings=settings,
                                 query_vector=query_vector, reranker=self.reranker, expander=self.expander,
-                                words=self.words)
+                                words=self.words, prefer=prefer)
         ensure_confined(context, areas)
         return context
 

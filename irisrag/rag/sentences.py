@@ -1,12 +1,18 @@
-"""Split a passage into answer units: sentences, list items, table blocks and headings.
+"""Split a passage into answer units by its layout: sentences, lists, table rows, code and headings.
 
 Sentence boundaries are ``.``, ``!``, ``?`` and ``…`` before white space, except after
 German and English abbreviations (``z. B.``, ``bzw.``, ``e.g.``, ``Dr.``), single-letter
 initials (``J. R. R. Tolkien``), one- or two-digit ordinals (``am 7. Februar``, ``im
 19. Jahrhundert``) and inside decimal numbers (``3.5``, ``1.000``, which never have white
-space after the point). A Markdown list item and a table (consecutive ``|`` lines) are
-one unit each; their markers never split anything. A Markdown heading, or a lone short line
-without a closing mark between blank lines (a title extracted from a PDF), is a heading. A passage from the middle of a
+space after the point). A Markdown list item (with the lines it wraps onto) is one unit; a
+table (``|`` lines, ASCII grid tables with their ``+---+`` rules, HTML rows ``a | b | c``) gives
+one unit per row, with its header (``tables.py``); a fenced code block is one unit shown as
+inline code without shell prompts. A lead-in ending in ``:`` ("… konfigurieren mittels:")
+and the command or list after it stay one unit (up to ``LEAD_IN_MAX_CHARS``), so an answer
+never stops before what it announces. A Markdown heading, a line in capitals alone (a manual
+page's ``BESCHREIBUNG``, ``SIEHE AUCH``), or a lone short capitalised line without a closing
+mark between blank lines (a title extracted from a PDF) is a heading. A word hyphenated at a
+line end by a manual page's formatter (``Puf‐ fer``) is joined. A passage from the middle of a
 document (chunk overlap) may begin or end inside a sentence: such units are ``partial``.
 """
 from __future__ import annotations
@@ -14,7 +20,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from irisrag.rag import lexical, tables
+
 UNIT_SENTENCE, UNIT_ITEM, UNIT_TABLE, UNIT_HEADING = "sentence", "item", "table", "heading"
+UNIT_LIST, UNIT_CODE = "list", "code"
 
 ABBREVIATIONS = frozenset("""
 abb abs abt allg anm art aufl bd bspw bzgl bzw ca chr dgl dr ebd etc evtl exkl ff fr ggf gr hr hrsg inkl
@@ -31,7 +40,18 @@ _WORD_BEFORE = re.compile(r"([\w.]+)$")
 _OPENS = re.compile(r"^[\"'„“»(\[]*[A-ZÄÖÜ0-9]")
 _CLOSES = re.compile(r"[.!?…:][\"'»“”)\]]*$")
 HEADING_MAX_CHARS = 80
+LEAD_IN_MAX_CHARS = 450  # a lead-in ("… die folgenden:") and its list or command stay one unit up to this length
 _LONE_LINE = "lone line"
+_FENCE = re.compile(r"^\s{0,3}(?:```|~~~)")
+_CAPS_HEADING = re.compile(r"^[A-ZÄÖÜ][A-ZÄÖÜ0-9 -]{2,38}[A-ZÄÖÜ0-9]$")  # a manual page's NAME, BESCHREIBUNG, SIEHE AUCH
+_PROMPT = re.compile(r"^[#$]\s+")
+_PROMPT_LINE = re.compile(r"^\$\s+\S")  # a shell command as printed in a handbook: "$ sudo chown …"  # a shell prompt before a command in a code block
+# a command line of a reference card: an ASCII command, then options, PLACEHOLDERS, paths or lower-case words
+_COMMAND = re.compile(r"^[a-z][a-z0-9.+_-]*(?:\s+(?:-{1,2}[\w=.-]+|[A-Z][A-Z0-9_]*(?:\.\w+)?|[/~$.][^\s,]*"
+                      r"|[a-z0-9][a-z0-9.+/_=-]*)){1,5}$")
+_CODE_TOKEN = re.compile(r"^(?:-|[A-Z][A-Z0-9_]+|[/~$.])|[-./=_]")
+COMMAND_LIST_MIN_LINES = 4
+_BROKEN = re.compile(r"(\w)[\u2010\u00ad]\s+(?=[a-zäöüß])")  # a word hyphenated at a line end ("Puf‐ fer")
 
 
 @dataclass(frozen=True)
@@ -76,7 +96,7 @@ def split_sentences(text: str) -> list[str]:
 def _paragraph_kind(lines: list[str]) -> str:
     """A lone short line without a closing mark ("3.2 Installation", a PDF title) may be a heading."""
     line = lines[0]
-    if len(lines) == 1 and len(line) <= HEADING_MAX_CHARS and not _CLOSES.search(line):
+    if len(lines) == 1 and len(line) <= HEADING_MAX_CHARS and not _CLOSES.search(line) and not line[:1].islower():
         return _LONE_LINE
     return "paragraph"
 
@@ -88,33 +108,166 @@ def _settle_lone_lines(blocks: list[tuple[str, str]]) -> list[tuple[str, str]]:
             for i, (kind, text) in enumerate(blocks)]
 
 
-def _blocks(text: str) -> list[tuple[str, str]]:
-    """Group lines into (kind, text) blocks: tables, list items, headings, paragraphs."""
+def is_caps_heading(line: str) -> bool:
+    """Tell whether a line is a heading in capitals alone on its line (a manual page's ``BESCHREIBUNG``)."""
+    return bool(_CAPS_HEADING.match(line)) and sum(c.isalpha() for c in line) >= 3
+
+
+def _code(lines: list[str]) -> str:
+    """Return a code block's lines as inline code, without shell prompts (``# dpkg-reconfigure locales``)."""
+    kept = [_PROMPT.sub("", line.strip()).replace("`", "'") for line in lines if line.strip()]
+    return " ".join(f"`{line}`" for line in kept)
+
+
+def is_command_line(line: str) -> bool:
+    """Tell whether a line is a command: ``_COMMAND``'s shape, no stop word, and a code-like token or two words."""
+    if not _COMMAND.match(line):
+        return False
+    words = line.split()
+    if any(lexical.normal_form(w) is None and not _CODE_TOKEN.search(w) and len(w) > 1 for w in words):
+        return False
+    return len(words) <= 2 or any(_CODE_TOKEN.search(w) for w in words[1:])
+
+
+def command_entries(lines: list[str]) -> list[tuple[str, str]] | None:
+    """Read a block of short lines where commands alternate with their meaning (a reference card) as entries.
+
+    Each command line (``_COMMAND``: ``dpkg -S /pfad/datei``) starts an entry; the next line is
+    its meaning, and lines after that starting in lower case continue it. Another line is a
+    heading ("Suchen und Auskunft"), or a sentence when it starts in lower case (the end of an
+    entry cut off by the chunk). An entry is shown as the command in code, a dash and its meaning.
+    None when the block is not such a list (fewer than two commands or ``COMMAND_LIST_MIN_LINES`` lines).
+    """
+    commands = [is_command_line(line) for line in lines]
+    if sum(commands) < 2 or len(lines) < COMMAND_LIST_MIN_LINES or any(len(line) > HEADING_MAX_CHARS for line in lines):
+        return None
     blocks: list[tuple[str, str]] = []
-    paragraph: list[str] = []
+    entry: list[str] = []
+    for line, command in zip(lines, commands, strict=True):
+        if not command and entry and (len(entry) == 1 or line[:1].islower()):
+            entry.append(line)
+            continue
+        if entry:
+            blocks.append(("paragraph", f"`{entry[0]}` – " + " ".join(entry[1:]) if len(entry) > 1 else f"`{entry[0]}`"))
+        entry = [line] if command else []
+        if not command:
+            blocks.append(("paragraph" if line[:1].islower() else UNIT_HEADING, line))
+    if entry:
+        blocks.append(("paragraph", f"`{entry[0]}` – " + " ".join(entry[1:]) if len(entry) > 1 else f"`{entry[0]}`"))
+    return blocks
 
-    def flush() -> None:
-        if paragraph:
-            blocks.append((_paragraph_kind(paragraph), " ".join(paragraph)))
-            paragraph.clear()
 
-    for line in text.splitlines():
+class _Blocks:
+    """Group a passage's lines into (kind, text) blocks: tables, code, list items, headings, paragraphs."""
+
+    def __init__(self) -> None:
+        self.blocks: list[tuple[str, str]] = []
+        self.paragraph: list[str] = []
+        self.fence: list[str] | None = None
+        self.blank = self.was_blank = True  # this line, the line before blank (a list item continues on the next)
+
+    def flush(self) -> None:
+        entries = command_entries(self.paragraph)
+        if entries is not None:
+            self.blocks.extend(entries)
+            self.paragraph.clear()
+        if self.paragraph:
+            text = _BROKEN.sub(r"\1", " ".join(self.paragraph))
+            self.blocks.append((_paragraph_kind(self.paragraph), text))
+            self.paragraph.clear()
+
+    def add(self, kind: str, text: str) -> None:
+        self.flush()
+        self.blocks.append((kind, text))
+
+    def line(self, line: str) -> None:
         stripped = line.strip()
-        if stripped.startswith("|"):
-            flush()
-            if blocks and blocks[-1][0] == UNIT_TABLE:
-                blocks[-1] = (UNIT_TABLE, blocks[-1][1] + "\n" + stripped)
-            else:
-                blocks.append((UNIT_TABLE, stripped))
+        self.was_blank, self.blank = self.blank, not stripped
+        if self.fence is not None:
+            self._in_fence(line)
+        elif self._continues_item(line):
+            self.blocks[-1] = (UNIT_ITEM, f"{self.blocks[-1][1]} {stripped}")
+        elif _FENCE.match(line):
+            self.flush()
+            self.fence = []
+        elif _PROMPT_LINE.match(stripped):
+            self._command(stripped)
+        elif stripped and tables.is_row_line(line):
+            self._table_line(stripped)
         elif _ITEM.match(line) or _HEADING.match(line):
-            flush()
-            blocks.append((UNIT_ITEM if _ITEM.match(line) else UNIT_HEADING, stripped))
+            self.add(UNIT_ITEM if _ITEM.match(line) else UNIT_HEADING, stripped)
+        elif is_caps_heading(stripped):
+            self.add(UNIT_HEADING, stripped)
         elif not stripped:
-            flush()
+            self.flush()
         else:
-            paragraph.append(stripped)
-    flush()
-    return _settle_lone_lines(blocks)
+            self.paragraph.append(stripped)
+
+    def _in_fence(self, line: str) -> None:
+        if _FENCE.match(line):
+            if any(part.strip() for part in self.fence or []):
+                self.add(UNIT_CODE, _code(self.fence or []))
+            self.fence = None
+        else:
+            self.fence.append(line)  # type: ignore[union-attr]
+
+    def _continues_item(self, line: str) -> bool:
+        """A line right under a list item (no blank line between) that starts nothing new continues the item."""
+        return (bool(line.strip()) and not self.was_blank and not self.paragraph and bool(self.blocks)
+                and self.blocks[-1][0] == UNIT_ITEM and not (_ITEM.match(line) or _HEADING.match(line)
+                                                              or _FENCE.match(line) or tables.is_row_line(line)))
+
+    def _command(self, stripped: str) -> None:
+        """A prompt line is code; prompt lines that follow each other are one block."""
+        if not self.paragraph and self.blocks and self.blocks[-1][0] == UNIT_CODE and not self.was_blank:
+            self.blocks[-1] = (UNIT_CODE, f"{self.blocks[-1][1]} {_code([stripped])}")
+        else:
+            self.add(UNIT_CODE, _code([stripped]))
+
+    def _table_line(self, stripped: str) -> None:
+        """A table continues over blank lines (rows of an HTML table come one per paragraph)."""
+        if not self.paragraph and self.blocks and self.blocks[-1][0] == UNIT_TABLE:
+            self.blocks[-1] = (UNIT_TABLE, self.blocks[-1][1] + "\n" + stripped)
+        else:
+            self.add(UNIT_TABLE, stripped)
+
+    def done(self) -> list[tuple[str, str]]:
+        if self.fence:
+            self.add(UNIT_CODE, _code(self.fence))
+        self.flush()
+        return _settle_lone_lines(self.blocks)
+
+
+def _blocks(text: str) -> list[tuple[str, str]]:
+    """Group lines into (kind, text) blocks: tables, code, list items, headings, paragraphs."""
+    grouping = _Blocks()
+    for line in text.splitlines():
+        grouping.line(line)
+    return grouping.done()
+
+
+def _table_units(block: str) -> list[Unit]:
+    """Return a table block's rows as units: with a header, a small table each; without, its cells joined."""
+    found, header = tables.rows(block)
+    kind = UNIT_TABLE if header is not None else UNIT_SENTENCE
+    return [Unit(tables.row_text(cells, header), kind, 0) for cells in found]
+
+
+def _with_lead_ins(found: list[Unit]) -> list[Unit]:
+    """Keep a lead-in ("… konfigurieren mittels:") with the command or list that follows it, as one unit."""
+    result: list[Unit] = []
+    for unit in found:
+        last = result[-1] if result else None
+        lead_in = last is not None and last.kind == UNIT_SENTENCE and last.text.rstrip().endswith(":")
+        fits = last is not None and len(last.text) + len(unit.text) < LEAD_IN_MAX_CHARS
+        if lead_in and fits and unit.kind == UNIT_CODE:
+            result[-1] = Unit(f"{last.text} {unit.text}", UNIT_SENTENCE, 0)
+        elif (lead_in or (last is not None and last.kind == UNIT_LIST)) and fits and unit.kind == UNIT_ITEM:
+            result[-1] = Unit(f"{last.text}{chr(10) * 2 if lead_in else chr(10)}{unit.text}", UNIT_LIST, 0)
+        else:
+            result.append(unit)
+    return [Unit(u.text, u.kind, u.order, True) if u.kind == UNIT_SENTENCE and u.text.endswith(":") else u
+            for u in result]  # a lead-in left without what it announces reads as cut off
 
 
 def units(text: str, *, starts_document: bool = True) -> list[Unit]:
@@ -123,8 +276,11 @@ def units(text: str, *, starts_document: bool = True) -> list[Unit]:
     for kind, block in _blocks(text):
         if kind == "paragraph":
             result.extend(Unit(s, UNIT_SENTENCE, 0) for s in split_sentences(block))
+        elif kind == UNIT_TABLE:
+            result.extend(_table_units(block))
         else:
             result.append(Unit(block, kind, 0))
+    result = _with_lead_ins(result)
     numbered = [Unit(u.text, u.kind, i, u.partial) for i, u in enumerate(result)]
     if numbered and not starts_document and numbered[0].kind == UNIT_SENTENCE \
             and not _OPENS.match(numbered[0].text):

@@ -3,7 +3,9 @@
 The documents go through the real import pipeline into a temporary instance with the real
 default embedder; each question is asked through the dashboard's service. The floors are the
 values measured when this test was written (6 of 9 answers right, 2 clean, 1 both; the 4
-off-topic questions refused; 1 of 2 follow-ups right): later work may raise them, never lower them. The scoring itself is tested on made-up results.
+off-topic questions refused; 1 of 2 follow-ups right), raised after the answer units by layout
+and the asked kind of span (issue 37: 8 of 9 right, 9 clean, 8 both): later work may raise
+them, never lower them. The scoring itself is tested on made-up results.
 """
 from pathlib import Path
 
@@ -19,8 +21,8 @@ DOCUMENTS = {"nordlicht-handbuch.html", "nordlicht-mitarbeiter.csv", "nordlicht-
              "sendungsstatus-codeliste.xml", "man-kill.txt"}
 QUESTIONS = {"hb-html-02", "hb-html-03", "hb-html-05", "csv-01", "csv-02", "json-01", "json-02", "code-01",
              "man-07", "off-01", "off-07", "off-13", "off-26", "fu-03", "fu-09"}
-FLOORS = {  # measured on this subset on 2026-12-04 (see the module docstring); a measure may only go up
-    "right": 0.6667, "clean": 0.2222, "right_and_clean": 0.1111, "offtopic_refused": 1.0, "followups_right": 0.5,
+FLOORS = {  # measured on this subset on 2026-12-04 after issue 37's answer units (see the module docstring)
+    "right": 0.8889, "clean": 1.0, "right_and_clean": 0.8889, "offtopic_refused": 1.0, "followups_right": 0.5,
 }
 MOST_CHARS = 500  # the median answer stays readable (306 characters measured; a clean answer has at most 500)
 

@@ -113,3 +113,12 @@ def test_an_ambiguous_or_pronoun_follow_up_keeps_the_key_terms():
     assert followup.search_query("Und Berger?", turns, None).text == (
         "Und Berger? Anna Schmidt Abteilung Vertrieb übernommen")
     assert followup.search_query("Und wer macht das?", turns, None).text.startswith("Und wer macht das? Anna Schmidt")
+
+
+def test_an_elliptic_follow_up_prefers_the_documents_the_previous_answer_cited():
+    from irisrag.rag.followup import preferred_documents
+    previous = [PreviousTurn("Wer leitet die IT?", "Jan Berger [1]", (3, 7)),
+                PreviousTurn("Wer leitet das Lager?", "Andreas Maier [1]", (5,))]
+    assert preferred_documents("Und wer macht den Helpdesk?", previous) == {5}
+    assert preferred_documents("Welche Farbe hat die Warnweste im Lager Bremen?", previous) == frozenset()
+    assert preferred_documents("Und dort?", []) == frozenset()

@@ -166,3 +166,12 @@ def test_context_spread_keeps_the_context_in_rank_order(store, embedder):
     context = ask(store, embedder, settings)
     assert [(c.hit.document_id, c.hit.chunk_index, c.position) for c in context.chunks] == \
         [(1, 0, 1), (1, 1, 2), (2, 0, 3)]
+
+
+def test_preferred_documents_go_first_in_their_own_order_and_are_ranked_anew():
+    from irisrag.rag.retrieve import preferred_first
+    from irisrag.vectors.store import Hit
+    hits = [Hit(d, 1, 0, None, "t", 0.5, n) for n, d in enumerate([4, 9, 4, 2, 9])]
+    ordered = preferred_first(hits, frozenset({9}))
+    assert [(h.document_id, h.rank) for h in ordered] == [(9, 0), (9, 1), (4, 2), (4, 3), (2, 4)]
+    assert preferred_first(hits, frozenset()) == hits

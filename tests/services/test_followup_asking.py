@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from irisrag.llm.clients import FakeLLM
 from irisrag.rag.followup import PreviousTurn
-from irisrag.services.asking import asking
+from irisrag.services.asking import asking, conversations
 from tests.services import QUESTION
 
 FOLLOW_UP = "Und wo genau?"
@@ -63,3 +63,21 @@ def test_retrieval_alone_asks_no_model_for_a_follow_up(library, ctx):
     assert llm.calls == [] and found.search_query == f"{FOLLOW_UP} OpenTelemetry konfiguriert"
     rewritten = asking.retrieve(FOLLOW_UP, [library.alpha], previous=PREVIOUS, use_llm=True)
     assert len(llm.calls) == 1 and rewritten.search_query == "Wo wird OpenTelemetry konfiguriert?"
+
+
+def test_a_recorded_turn_carries_the_documents_its_answer_cited_for_the_follow_up(library, ctx):
+    user = library.users["alice"]
+    first = asking.ask_from_web(user, QUESTION, [library.alpha])
+    conversation = conversations.conversation_of(user, first.question_id)
+    [turn] = conversations.previous_turns(user, conversation)
+    assert turn.documents == tuple(dict.fromkeys(c.document_id for c in first.citations)) != ()
+    follow_up = asking.ask_from_web(user, FOLLOW_UP, [library.alpha], previous=[turn], conversation_id=conversation)
+    assert [c.document_id for c in follow_up.context][:1] == [library.alpha_doc]
+
+
+def test_a_preferred_document_outside_the_users_areas_is_never_searched(library, ctx):
+    previous = (PreviousTurn(QUESTION, "In der Datei otel.yaml [1].", (library.beta_doc,)),)
+    result = asking.ask(library.users["alice"], FOLLOW_UP, None, use_llm=False, previous=previous)
+    assert library.beta_doc not in {c.document_id for c in result.context}
+    assert library.beta_doc not in {s.document_id for s in result.sources}
+    assert [c.document_id for c in result.context] == [library.alpha_doc]

@@ -122,7 +122,14 @@ def previous_turns(user_id: int, conversation_id: int, *, limit: int = PREVIOUS_
     permitted = set(access.permitted_area_ids(user_id))
     rows = (QuestionLog.select().where((QuestionLog.conversation == row.id) & (QuestionLog.answer != ""))
             .order_by(QuestionLog.created_at.desc(), QuestionLog.id.desc()).limit(limit))
-    return [PreviousTurn(r.question, r.answer) for r in reversed(list(rows)) if not is_withheld(r, permitted)]
+    return [PreviousTurn(r.question, r.answer, cited_documents(r)) for r in reversed(list(rows))
+            if not is_withheld(r, permitted)]
+
+
+def cited_documents(row: QuestionLog) -> tuple[int, ...]:
+    """Return the documents a recorded answer cites, in citation order, each once."""
+    found = [c.get("document_id") for c in row.citations or [] if isinstance(c, dict)]
+    return tuple(dict.fromkeys(int(d) for d in found if isinstance(d, int)))
 
 
 def conversation_of(user_id: int, question_id: int) -> int:

@@ -1,0 +1,62 @@
+"""The kind of span a question asks for, and whether an answer unit holds one (issue 37 item 4).
+
+A question's words say what kind of answer it wants:
+
+``time``     "Wann", "bis wann", "seit wann", "um wie viel Uhr", "nach welcher Zeit", "wie lange",
+             "when", "what time", "how long": a date, a time of day, a year, a month or weekday,
+             a duration ("5 Minuten", "30m")
+``amount``   "wie viel(e)", "wie hoch", "wie groß", "wie alt", "how much/many/high/old": a number
+``command``  "welcher Befehl", "mit welchem Kommando", "welche Option/Einstellung", "which
+             command/option/setting": a command line, an option (``--list``), a setting
+             (``Storage=``, ``password_min_length``) or inline code
+``person``   "wer", "wem", "wen", "who": a person's name (two capitalised words in a row,
+             not at the start of the unit) or "Herr"/"Frau" and a name
+
+The extractive answer adds ``KIND_BONUS`` to the score of every unit holding the asked kind,
+across all candidate documents, so that "Wann beginnt ...?" prefers the unit with the time
+over a similar sentence without one. A question without one of these words asks no kind.
+"""
+from __future__ import annotations
+
+import re
+
+KIND_BONUS = 0.15
+
+_MONTHS = ("januar|februar|märz|april|mai|juni|juli|august|september|oktober|november|dezember|january|february"
+           "|march|june|july|october|december|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag"
+           "|monday|tuesday|wednesday|thursday|friday|saturday|sunday")
+_UNITS = (r"sekunden?|minuten?|stunden?|tagen?|tage|wochen?|monaten?|monate|jahren?|jahre|uhr|seconds?|minutes?"
+          r"|hours?|days?|weeks?|months?|years?|s|ms|min|h|d|m")
+QUESTIONS = {
+    "time": re.compile(r"\b(?:wann|um wie viel uhr|welche[mnrs]? (?:uhrzeit|zeit|datum|tag|jahr|monat)|nach welcher zeit"
+                       r"|wie lange|when|what time|how long|which (?:date|day|year))\b", re.I),
+    "amount": re.compile(r"\b(?:wie ?viele?n?|wie hoch|wie groß|wie alt|wie schwer|wie weit|how (?:much|many|high|big"
+                         r"|large|old|heavy|far))\b", re.I),
+    "command": re.compile(r"\b(?:welche[mnrs]? (?:befehl|kommando|option|einstellung|parameter|schalter)"
+                          r"|which (?:command|option|setting|parameter|flag))\b", re.I),
+    "person": re.compile(r"^\W*(?:und\s+)?(?:wer|wem|wen|who|whom)\b", re.I),
+}
+UNITS = {
+    "time": re.compile(rf"\b\d{{1,2}}[:.]\d{{2}}\b|\b\d{{1,2}}\.\s?\d{{1,2}}\.(?:\d{{2,4}})?|\b(?:1[89]|20)\d{{2}}\b"
+                       rf"|\b(?:{_MONTHS})s?\b|\b\d+(?:[.,]\d+)?\s?(?:{_UNITS})\b", re.I),
+    "amount": re.compile(r"\d"),
+    "command": re.compile(r"`|(?<![\w-])--?[A-Za-z][\w-]*|\b[A-Za-z][\w.-]*=|\b[a-z][a-z0-9]*_[a-z0-9_]+\b"
+                          r"|\b[a-z][\w.+-]*\s+(?:[a-z][\w-]*-[\w-]+|-{1,2}\w+)"),
+    "person": re.compile(r"(?<=[\w,;:|] )[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)? [A-ZÄÖÜ][a-zäöüß]+"
+                         r"|\b(?:Herr|Frau|Mr|Mrs|Ms|Dr)\.? [A-ZÄÖÜ]"),
+}
+
+
+def asked_kinds(question: str) -> frozenset[str]:
+    """Return the kinds of span the question asks for (empty: none in particular)."""
+    return frozenset(kind for kind, pattern in QUESTIONS.items() if pattern.search(question))
+
+
+def holds(kinds: frozenset[str], text: str) -> bool:
+    """Tell whether the unit's text holds a span of one of the asked kinds."""
+    return any(UNITS[kind].search(text) for kind in kinds)
+
+
+def bonus(kinds: frozenset[str], text: str) -> float:
+    """Return ``KIND_BONUS`` when the unit holds an asked kind of span, else 0."""
+    return KIND_BONUS if kinds and holds(kinds, text) else 0.0

@@ -1,0 +1,39 @@
+"""The asked kind of span (rag.span_kinds): question words to kinds, units holding them, the answer preferring them."""
+from __future__ import annotations
+
+from irisrag.rag.extractive import compose, score_units
+from irisrag.rag.span_kinds import KIND_BONUS, asked_kinds, bonus, holds
+from tests.rag.test_extractive import make_context
+
+
+def test_question_words_name_the_kind_of_span_in_german_and_english():
+    assert asked_kinds("Wann beginnt die Kernarbeitszeit?") == {"time"}
+    assert asked_kinds("Bis wann kann Resturlaub genommen werden?") == {"time"}
+    assert asked_kinds("Nach welcher Zeit werden Journal-Dateien synchronisiert?") == {"time"}
+    assert asked_kinds("Wie viele Urlaubstage habe ich?") == {"amount"}
+    assert asked_kinds("How much does it cost?") == {"amount"}
+    assert asked_kinds("Mit welchem Befehl konfiguriere ich die Locales neu?") == {"command"}
+    assert asked_kinds("Which option lists the signals?") == {"command"}
+    assert asked_kinds("Und wer macht den Helpdesk?") == {"person"} == asked_kinds("Who leads IT?")
+    assert asked_kinds("Was ist ein Gebietsschema?") == frozenset()
+
+
+def test_units_hold_dates_numbers_commands_and_names():
+    assert holds({"time"}, "Die Kernarbeitszeit beginnt um 9:30 Uhr.") and holds({"time"}, "Die Vorgabe ist 5 Minuten.")
+    assert holds({"time"}, "Resturlaub verfällt am 31. März.") and holds({"time"}, "Er kam 2016 an.")
+    assert not holds({"time"}, "Die Kernarbeitszeit gilt für alle Beschäftigten.")
+    assert holds({"amount"}, "Es gibt 30 Tage Urlaub.") and not holds({"amount"}, "Es gibt viel Urlaub.")
+    assert holds({"command"}, "Rufen Sie `dpkg-reconfigure locales` auf.") and holds({"command"}, "-l, --list zeigt")
+    assert holds({"command"}, "Storage= legt fest, wo") and not holds({"command"}, "Der Befehl ist einfach.")
+    assert holds({"person"}, "Ansprechpartnerin ist Sabine Krüger.") and not holds({"person"}, "Der Helpdesk hilft.")
+    assert bonus(frozenset({"amount"}), "30 Tage") == KIND_BONUS and bonus(frozenset(), "30 Tage") == 0.0
+
+
+def test_the_unit_with_the_asked_kind_wins_over_a_similar_one_without_it():
+    context = make_context("Die Kernarbeitszeit gilt für alle Beschäftigten der Verwaltung.",
+                           "Die Kernarbeitszeit beginnt um 9:30 Uhr.", question="Wann beginnt die Kernarbeitszeit?")
+    context = context.__class__(context.question, context.area_ids, context.chunks, context.candidates, context.sources,
+                                context.timings, frozenset({"kernarbeitszeit"}))
+    best = score_units(context.question, context, None)
+    assert best[0].unit.text == "Die Kernarbeitszeit beginnt um 9:30 Uhr."
+    assert compose(context.question, context, None).startswith("Die Kernarbeitszeit beginnt um 9:30 Uhr. [2]")

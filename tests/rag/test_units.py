@@ -1,0 +1,100 @@
+"""Answer units by layout (rag.sentences): manual pages, code blocks with their lead-in, lists, table rows."""
+from __future__ import annotations
+
+from irisrag.rag.extractive import candidates, compose, repeated_groups
+from irisrag.rag.sentences import (
+    UNIT_CODE,
+    UNIT_HEADING,
+    UNIT_LIST,
+    UNIT_SENTENCE,
+    UNIT_TABLE,
+    is_command_line,
+    units,
+)
+from tests.rag.test_extractive import make_context
+
+MAN_PAGE = ("CHAGE(1) Dienstprogramme für Benutzer CHAGE(1)\n\nNAME\nchage - ändert die Information zum "
+            "Passwortverfall\n\nBESCHREIBUNG\nDie Informationen werden durch Auslesen von /proc/meminfo ermit‐\n"
+            "telt.\n\nSIEHE AUCH\ncron(8), crontab(1)")
+
+
+def test_a_manual_pages_section_names_are_headings_not_part_of_the_answer():
+    found = units(MAN_PAGE)
+    assert [(u.kind, u.text) for u in found if u.kind != UNIT_HEADING] == [
+        (UNIT_SENTENCE, "chage - ändert die Information zum Passwortverfall"),
+        (UNIT_SENTENCE, "Die Informationen werden durch Auslesen von /proc/meminfo ermittelt."),
+        (UNIT_SENTENCE, "cron(8), crontab(1)")]
+    assert {u.text for u in found if u.kind == UNIT_HEADING} >= {"NAME", "BESCHREIBUNG", "SIEHE AUCH"}
+
+
+def test_a_lead_in_keeps_the_command_that_follows_it_without_fences_or_prompt():
+    text = "Sie müssen sie also konfigurieren mittels:\n\n```\n# dpkg-reconfigure locales\n```\n\nDanach geht es."
+    found = units(text)
+    assert [(u.kind, u.text) for u in found] == [
+        (UNIT_SENTENCE, "Sie müssen sie also konfigurieren mittels: `dpkg-reconfigure locales`"),
+        (UNIT_SENTENCE, "Danach geht es.")]
+    [code] = units("```\n$ ls -l\n```")
+    assert (code.kind, code.text) == (UNIT_CODE, "`ls -l`")
+
+
+def test_a_lead_in_and_its_wrapped_list_items_are_one_unit():
+    text = ("Dieser Prozess besteht aus zwei Schritten:\n\n1. Auswahl der Locale-Daten, die in die binäre Form\n"
+            "kompiliert werden sollen.\n2. Setzen der systemweiten Standardwerte.\n\nDanach geht es.")
+    found = units(text)
+    assert found[0].kind == UNIT_LIST and found[0].text == (
+        "Dieser Prozess besteht aus zwei Schritten:\n\n1. Auswahl der Locale-Daten, die in die binäre Form "
+        "kompiliert werden sollen.\n2. Setzen der systemweiten Standardwerte.")
+    assert [u.text for u in found[1:]] == ["Danach geht es."]
+
+
+def test_a_table_is_answered_by_its_row_with_the_header_never_by_raw_bars():
+    grid = ("+------+\n| Einstellung | Wert |\n|------+------|\n|Geladene GRUB2-Module |gzio, ext2 |\n"
+            "|------+------|\n|Pfad zum Kernel |/boot/vmlinuz |\n|------+------|")
+    context = make_context("Andere Dinge stehen hier.", grid, question="Welche GRUB2-Module werden geladen?")
+    text = compose(context.question, context, None)
+    assert text.startswith("| Einstellung | Wert |\n|---|---|\n| Geladene GRUB2-Module | gzio, ext2 |\n\n[2]")
+    assert "+---" not in text and "|------" not in text and "/boot/vmlinuz" not in text.split("[2]")[0]
+
+
+def test_a_record_with_repeated_fields_is_one_unit_per_repetition():
+    fields = [("name", "server"), ("setting.name", "port"), ("setting.default", "8443"),
+              ("setting.name", "bind_address"), ("setting.default", "0.0.0.0")]
+    assert repeated_groups(fields) == [[("name", "server"), ("setting.name", "port"), ("setting.default", "8443")],
+                                       [("name", "server"), ("setting.name", "bind_address"),
+                                        ("setting.default", "0.0.0.0")]]
+    assert repeated_groups(fields[:3]) == [fields[:3]]
+    chunk = "# section\nname: server\nsetting.name: port\nsetting.default: 8443\nsetting.name: bind\nsetting.default: 0"
+    found = [u for u, _ in candidates(make_context(chunk, question="Port?"))]
+    assert [u.kind for u in found] == [UNIT_TABLE, UNIT_TABLE] and "8443" in found[0].text and "8443" not in found[1].text
+
+
+CARD = ("Suchen und Auskunft\napt show PAKET\nBeschreibung, Version und Abhängigkeiten\nanzeigen\n"
+        "dpkg -S /pfad/datei\nherausfinden, zu welchem Paket eine Datei gehört\nVersionen festhalten\n"
+        "apt-mark hold PAKET\nPaket von Aktualisierungen ausnehmen")
+
+
+def test_a_reference_card_gives_each_command_with_its_meaning():
+    found = units(CARD)
+    assert [(u.kind, u.text) for u in found] == [
+        (UNIT_HEADING, "Suchen und Auskunft"),
+        (UNIT_SENTENCE, "`apt show PAKET` – Beschreibung, Version und Abhängigkeiten anzeigen"),
+        (UNIT_SENTENCE, "`dpkg -S /pfad/datei` – herausfinden, zu welchem Paket eine Datei gehört"),
+        (UNIT_HEADING, "Versionen festhalten"),
+        (UNIT_SENTENCE, "`apt-mark hold PAKET` – Paket von Aktualisierungen ausnehmen")]
+
+
+def test_command_lines_are_told_from_short_german_lines():
+    assert all(map(is_command_line, ["apt update", "dpkg -i DATEI.deb", "free -h", "kill -l", "apt-mark showhold"]))
+    assert not any(map(is_command_line, ["freien und belegten", "wieder aufheben", "anzeigen", "Sperre",
+                                         "eine heruntergeladene .deb-Datei installieren"]))
+    prose = "Die Datei ist groß.\nSie liegt im Lager.\nDort bleibt sie.\nBis morgen."
+    assert [u.text for u in units(prose)] == ["Die Datei ist groß.", "Sie liegt im Lager.", "Dort bleibt sie.",
+                                              "Bis morgen."]
+
+
+def test_a_prompt_line_is_the_command_its_lead_in_announces_and_a_lone_lead_in_counts_as_cut():
+    found = units("Der folgende Befehl ändert den Eigentümer:\n\n$ sudo chown my_name some_file\n\nDanach.")
+    assert found[0].text == "Der folgende Befehl ändert den Eigentümer: `sudo chown my_name some_file`"
+    assert not found[0].partial
+    lone = units("Die Datei enthält Folgendes:\n\nNichts weiter.")
+    assert lone[0].partial and not lone[1].partial
