@@ -9,7 +9,14 @@ from __future__ import annotations
 from flask import Blueprint
 from flask_babel import lazy_gettext as _l
 
-from irisrag.web import admin_directory, admin_evaluations, admin_feedback, admin_inspector, admin_system
+from irisrag.web import (
+    admin_directory,
+    admin_evaluations,
+    admin_feedback,
+    admin_inspector,
+    admin_missing,
+    admin_system,
+)
 from irisrag.web.admin_console import bp
 from irisrag.web.admin_tabs import CONSOLE, Tab
 from irisrag.web.security import admin_required
@@ -19,6 +26,8 @@ def pages() -> tuple[Tab, ...]:
     """Return every admin page in tab-bar order: the console tabs, then the pages with views of their own."""
     return CONSOLE + (
         Tab("feedback", _l("Feedback"), "admin.list_feedback", path="/feedback", view=admin_feedback.list_feedback),
+        Tab("missing", _l("Missing answers"), "admin.list_missing", path="/missing",
+            view=admin_missing.list_missing),
         Tab("directory", _l("Directory groups"), "admin.list_directory_groups", path="/directory-groups",
             view=admin_directory.list_directory_groups),
         Tab("inspector", _l("Retrieval inspector"), "admin.inspect_retrieval", path="/inspector",
