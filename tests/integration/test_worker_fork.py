@@ -84,7 +84,7 @@ def test_worker_freezes_its_objects_before_forking_so_horses_do_not_copy_them(ap
         with app.app_context():
             queue = Queue(app.config["QUEUE_NAME"], connection=components.get().redis)
             jobs = [queue.enqueue(gc.get_freeze_count) for _ in range(2)]
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120
         while any(j.get_status(refresh=True) not in ("finished", "failed") for j in jobs):
             assert time.monotonic() < deadline, (tmp_path / "worker.log").read_text()[-3000:]
             time.sleep(0.2)
@@ -95,3 +95,32 @@ def test_worker_freezes_its_objects_before_forking_so_horses_do_not_copy_them(ap
             Queue(app.config["QUEUE_NAME"], connection=components.get().redis).empty()
     # the app, the libraries and the embedder: tens of thousands of objects, in every horse
     assert all(count > 20_000 for count in frozen), frozen
+
+
+def compound_lists_loaded() -> int:
+    """Run in a work horse: how many compound word lists it holds before anything asked for one."""
+    from irisrag.vectors.searchtext import compounds_of
+
+    return compounds_of.cache_info().currsize
+
+
+def test_horses_inherit_the_compound_word_list_instead_of_loading_it_per_job(app, tmp_path):
+    from irisrag.vectors.searchtext import SearchText
+
+    assert SearchText.from_config(app.config).compounds  # German full text: chunks are split with a word list
+    worker = start_worker(app, tmp_path)
+    try:
+        with app.app_context():
+            queue = Queue(app.config["QUEUE_NAME"], connection=components.get().redis)
+            job = queue.enqueue(compound_lists_loaded)
+        deadline = time.monotonic() + 120
+        while job.get_status(refresh=True) not in ("finished", "failed"):
+            assert time.monotonic() < deadline, (tmp_path / "worker.log").read_text()[-3000:]
+            time.sleep(0.2)
+        log = (tmp_path / "worker.log").read_text()
+    finally:
+        stop_worker(worker)
+        with app.app_context():
+            Queue(app.config["QUEUE_NAME"], connection=components.get().redis).empty()
+    assert job.return_value() == 1, log[-3000:]
+    assert "compound_splitter_loaded" in log
