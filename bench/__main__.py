@@ -11,6 +11,8 @@ WHAT is any of ``import context index stream load memory scale`` or ``all`` (the
 - ``scale``    retrieval per leg at 1M chunks and the web process's RSS at 100k and 1M chunks
 - ``rerank``   what the optional e5 reranker costs a question, next to the question's embedding
 - ``extract``  PDF text: run-together words and CPU ms per page, pypdf (old) vs PDFium (new)
+- ``html``     HTML extraction per page (the import's path, one lxml parse, trafilatura) vs the embedder
+- ``fork``     what a forked work horse pays for the worker's objects, with and without ``gc.freeze``
 - ``ocr``      OCR character error rate and seconds per page on pages rendered from known text
 - ``s3``       context building with LanceDB on S3 (SeaweedFS) vs a local directory (``--sizes``)
 - ``sync``     source syncs: pages crawled per minute (delay 0 and 1 s), an unchanged 500-page section's re-sync
@@ -24,13 +26,15 @@ import argparse
 import sys
 import time
 
-CHOICES = ("import", "context", "index", "stream", "load", "memory", "scale", "rerank", "extract", "ocr", "s3", "sync")
+CHOICES = ("import", "context", "index", "stream", "load", "memory", "scale", "rerank", "extract", "html", "fork",
+           "ocr", "s3", "sync")
 
 
 def _import(args) -> str:
     from bench import import_bench
 
-    return import_bench.run(args.quick, args.reps, embedder=args.embedder)
+    only = tuple(label.strip() for label in args.inputs.split(",")) if args.inputs else None
+    return import_bench.run(args.quick, args.reps, embedder=args.embedder, only=only, sweep=not args.no_sweep)
 
 
 def _context(args) -> str:
@@ -86,6 +90,18 @@ def _extract(args) -> str:
     return extract_bench.run(args.quick)
 
 
+def _html(args) -> str:
+    from bench import html_extract_bench
+
+    return html_extract_bench.run(args.quick)
+
+
+def _fork(args) -> str:
+    from bench import fork_bench
+
+    return fork_bench.run(args.reps or 6)
+
+
 def _ocr(args) -> str:
     from bench import ocr_bench
 
@@ -106,8 +122,8 @@ def _sync(args) -> str:
 
 
 RUNNERS = {"import": _import, "context": _context, "index": _index, "stream": _stream, "load": _load,
-           "memory": _memory, "scale": _scale, "rerank": _rerank, "extract": _extract, "ocr": _ocr, "s3": _s3,
-           "sync": _sync}
+           "memory": _memory, "scale": _scale, "rerank": _rerank, "extract": _extract, "html": _html, "fork": _fork,
+           "ocr": _ocr, "s3": _s3, "sync": _sync}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -120,6 +136,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reps", type=int, default=None, help="import repetitions (default 3, quick 1)")
     parser.add_argument("--embedder", choices=("use", "e5"), default="use",
                         help="import: the embedder of the baseline and the worker (default use)")
+    parser.add_argument("--inputs", default=None, help="import: comma-separated input labels to measure "
+                        "(PDF, HTML, Markdown; default all)")
+    parser.add_argument("--no-sweep", action="store_true", help="import: skip the batch-size and BLAS-thread sweeps")
     parser.add_argument("--queries", type=int, default=None, help="questions per context configuration "
                         "(default 200, quick 30)")
     parser.add_argument("--sizes", default=None, help="comma-separated chunk counts for the context benchmark "

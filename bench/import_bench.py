@@ -474,11 +474,12 @@ def _measure_all(inst: _Instance, measured: list[Measured], reps: int) -> None:
             _log_repetition(m, rep, reps)
 
 
-def _sweep(measured: list[Measured], quick: bool, embedder_name: str, tmp: Path) -> tuple[dict, dict, float, int]:
+def _sweep(measured: list[Measured], quick: bool, embedder_name: str, tmp: Path,
+           wanted: bool = True) -> tuple[dict, dict, float, int]:
     """The batch-size and BLAS-thread sweeps (USE only); return them, the late cold load and the sample size."""
     per_input = 43 if quick else 171
     sample = [t for m in measured for t in m.texts[:per_input]][: per_input * 3]
-    if embedder_name != "use":
+    if embedder_name != "use" or not wanted:
         return {}, {}, float("nan"), len(sample)
     log(f"batch-size and thread sweep on {len(sample)} chunk texts")
     by_batch, by_threads = _batch_and_threads(sample, 3 if not quick else 2, tmp)
@@ -503,12 +504,13 @@ def _raw(quick: bool, reps: int, inst: _Instance, measured: list[Measured], fact
             "embedder": facts["embedder"]}
 
 
-def _measure_run(inst: _Instance, items: list[InputSet], quick: bool, reps: int, embedder_name: str) -> dict:
+def _measure_run(inst: _Instance, items: list[InputSet], quick: bool, reps: int, embedder_name: str,
+                 sweep: bool = True) -> dict:
     load_cold = cold_model_load_seconds() if embedder_name == "use" else float("nan")
     log(f"cold USE model load in a fresh process: {load_cold:.2f} s")
     measured = _prepare(inst, items, embedder_name)
     _measure_all(inst, measured, reps)
-    by_batch, by_threads, load_cold_end, sample_size = _sweep(measured, quick, embedder_name, inst.tmp)
+    by_batch, by_threads, load_cold_end, sample_size = _sweep(measured, quick, embedder_name, inst.tmp, sweep)
     facts = {"machine": "", "model_load": [load_cold, load_cold_end], "sample_size": sample_size,
              "batch": by_batch, "threads": by_threads, "embedder": embedder_name}
     return _raw(quick, reps, inst, measured, facts)
@@ -525,14 +527,16 @@ def _shut_down(inst: _Instance | None, redis_url: str, redis_proc, tmp: Path) ->
     shutil.rmtree(tmp, ignore_errors=True)
 
 
-def run(quick: bool, reps: int | None = None, embedder: str = "use") -> str:
+def run(quick: bool, reps: int | None = None, embedder: str = "use", only: tuple[str, ...] | None = None,
+        sweep: bool = True) -> str:
     """Run the import benchmark; return the Markdown report (also written to bench/out/).
 
     ``embedder``: ``use`` (the default, with the batch-size and BLAS-thread sweeps) or ``e5``
-    (the three tiers only; written to ``import-e5.md``).
+    (the three tiers only; written to ``import-e5.md``). ``only``: the input labels to measure
+    (``PDF``, ``HTML``, ``Markdown``); ``sweep=False`` leaves the sweeps out.
     """
     try:
-        items = inputs(quick)
+        items = [i for i in inputs(quick) if only is None or i.label in only]
     except DataUnavailable as exc:
         log(str(exc))
         return f"## Import throughput\n\nSkipped: {exc}\n"
@@ -544,7 +548,7 @@ def run(quick: bool, reps: int | None = None, embedder: str = "use") -> str:
     inst = None
     try:
         inst = _instance(tmp, redis_url, embedder)
-        raw = _measure_run(inst, items, quick, reps, embedder)
+        raw = _measure_run(inst, items, quick, reps, embedder, sweep)
     finally:
         _shut_down(inst, redis_url, redis_proc, tmp)
     raw["machine"] = machine_text

@@ -255,6 +255,7 @@ SETTINGS: tuple[Setting, ...] = (
     *_group(
         "History",
         Setting("HISTORY_RETENTION_DAYS", 90, "Days a question, its answer and its feedback are kept in the user's conversations (a conversation left without questions goes with them); `0` keeps them forever. `flask rag prune-history` deletes older ones (the worker's sweep does it too, at most hourly).", int),
+        Setting("MISSING_ANSWERS_SHOW_USERS", False, "Show admins who asked each question on the missing-answers page and in its API (`GET /api/v1/missing-answers`); off: the names are not even read. Users never see it.", _flag),
     ),
     *_group(
         "Single sign-on: LDAP",

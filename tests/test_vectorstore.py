@@ -198,3 +198,18 @@ def test_vectorstore_replace_runs_again_when_lance_gives_up_on_contention(store,
     monkeypatch.setattr(LanceMergeInsertBuilder, "execute", contended)
     store.replace_document(1, 1, _chunks(3, "new"), _random(3))
     assert len(calls) == 2 and [h.text for h in store.chunks_of(1)] == [f"new {i}" for i in range(3)]
+
+
+def test_vectorstore_new_document_is_appended_in_one_version_and_replaced_by_the_merge_later(store, monkeypatch):
+    store.replace_document(1, 1, _chunks(3, "first"), _random(3, 1))
+    table = store.table()
+    merges = []
+    original = type(table).merge_insert
+    monkeypatch.setattr(type(table), "merge_insert", lambda self, on: merges.append(on) or original(self, on))
+    before = store.version()
+    store.replace_document(2, 1, _chunks(4, "new"), _random(4, 2))  # nothing of document 2 stored yet: append
+    assert store.version() == before + 1 and merges == []
+    assert store.count_by_document() == {1: 3, 2: 4}
+    store.replace_document(2, 1, _chunks(2, "again"), _random(2, 3))  # stored: the merge drops the leftovers
+    assert merges == ["id"] and store.count_by_document() == {1: 3, 2: 2}
+    assert [h.text for h in store.chunks_of(2)] == ["again 0", "again 1"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 import codecs
 import logging
 import re
+import threading
 
 import lxml.etree
 import lxml.html
@@ -78,12 +79,26 @@ def _trafilatura_markdown(html: str, url: str | None) -> str:
     return result or ""
 
 
+_parsers = threading.local()
+
+
+def _parser() -> lxml.html.HTMLParser:
+    """Return this thread's HTML parser (lxml parsers are reusable, not shareable between threads).
+
+    Its ``error_log`` holds the messages of the last parse only, which ``_parse`` reads.
+    """
+    parser = getattr(_parsers, "parser", None)
+    if parser is None:
+        parser = _parsers.parser = lxml.html.HTMLParser(huge_tree=False, remove_comments=True, remove_pis=True)
+    return parser
+
+
 def _parse(html: str):
     """Parse HTML with lxml (no huge trees, comments dropped); None when it cannot be parsed."""
     html = _XML_DECL.sub("", html, count=1)
     if not html.strip():
         return None
-    parser = lxml.html.HTMLParser(huge_tree=False, remove_comments=True, remove_pis=True)
+    parser = _parser()
     try:
         root = lxml.html.document_fromstring(html, parser=parser)
     except (lxml.etree.ParserError, ValueError) as exc:

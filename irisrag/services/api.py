@@ -20,6 +20,7 @@ from irisrag.models import Area, Document
 from irisrag.rag.followup import PreviousTurn
 from irisrag.services.access import Permitted
 from irisrag.services.admin import api_keys
+from irisrag.services.admin import missing_answers as missing
 from irisrag.services.admin.api_keys import KeyPrincipal
 from irisrag.services.asking import asking
 from irisrag.services.documents import documents as document_service
@@ -28,6 +29,7 @@ log = logging.getLogger(__name__)
 
 NO_AREA_REACHABLE = N_("This key cannot reach any area (the account has no areas, or none of the key's areas).")
 IMPORT_NEEDS_ADMIN = N_("Importing documents needs the API key of an admin account.")
+MISSING_NEEDS_ADMIN = N_("The missing answers need the API key of an admin account.")
 MAX_PAGE = 1000
 
 
@@ -126,3 +128,10 @@ def import_document(principal: KeyPrincipal, area: int | str | None, *, url: str
     if data is None or not filename:
         raise ValidationError(N_("Send a URL (JSON) or a file (multipart/form-data)."), field="file")
     return document_service.import_upload(area_id, filename, data)
+
+
+def missing_answers(principal: KeyPrincipal) -> missing.Report:
+    """Return the grouped questions the library could not answer (admin keys only, every area)."""
+    if not principal.is_admin:
+        raise Forbidden(MISSING_NEEDS_ADMIN, detail=f"key id {principal.key_id}")
+    return missing.missing_answers()

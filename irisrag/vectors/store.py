@@ -311,6 +311,12 @@ class VectorStore:
             return
         table = self._open(create=True)
         data = pa.concat_tables(rows) if len(rows) > 1 else rows[0]
+        if not table.count_rows(f"document_id IN ({_in_list(ids)})"):
+            # New documents (nothing of them stored, staged rows included): one append is one
+            # version too, and it does not join the whole table on id as the merge below does.
+            upkeep.retry(lambda: table.add(data))
+            log.debug("table=%s documents=%d event=added", self.table_name, len(ids))
+            return
         # One merge = one version: upsert by id and delete these documents' leftovers together.
         # Lance retries lost commits itself for 30 s; under heavy load on S3 it can give up ("Too
         # many concurrent writers"). A failed merge commits nothing and the merge is idempotent,

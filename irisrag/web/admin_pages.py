@@ -14,6 +14,7 @@ from irisrag.web import (
     admin_evaluations,
     admin_feedback,
     admin_inspector,
+    admin_missing,
     admin_sources,
     admin_system,
 )
@@ -27,6 +28,8 @@ def pages() -> tuple[Tab, ...]:
     return CONSOLE + (
         Tab("sources", _l("Sources"), "admin.list_sources", path="/sources", view=admin_sources.list_sources),
         Tab("feedback", _l("Feedback"), "admin.list_feedback", path="/feedback", view=admin_feedback.list_feedback),
+        Tab("missing", _l("Missing answers"), "admin.list_missing", path="/missing",
+            view=admin_missing.list_missing),
         Tab("directory", _l("Directory groups"), "admin.list_directory_groups", path="/directory-groups",
             view=admin_directory.list_directory_groups),
         Tab("inspector", _l("Retrieval inspector"), "admin.inspect_retrieval", path="/inspector",

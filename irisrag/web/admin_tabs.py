@@ -2,7 +2,7 @@
 
 The five SPEC tabs (users, groups, areas, links, documents) are swapped into the console
 by ``admin.show_tab`` and each reads only what it shows (``context``); the other pages
-(feedback, inspector, evaluations, system) have a view of their own, registered by
+(feedback, missing answers, inspector, evaluations, system) have a view of their own, registered by
 ``admin_pages`` under a fixed endpoint name. ``templates/admin/_tabnav.html`` renders
 ``admin_tabs`` (a context processor there), so a new page is one entry in ``admin_pages.pages``.
 """

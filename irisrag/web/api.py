@@ -20,6 +20,7 @@ from irisrag.ids import parse_id, parse_int
 from irisrag.models import Area, Document, Source, SyncRun
 from irisrag.rag.followup import PreviousTurn
 from irisrag.services import api as api_service
+from irisrag.services.admin import missing_answers as missing
 from irisrag.services.asking import asking
 from irisrag.services.asking.answer_json import answer_json
 from irisrag.services.sources import source_api, sources
@@ -145,6 +146,12 @@ def document_content(document_id: int):
     from irisrag.web.viewer import file_response
 
     return file_response(viewer.for_key(current_key(), document_id))
+
+
+@bp.get("/missing-answers")
+@key_required
+def list_missing_answers():
+    return jsonify(_missing(api_service.missing_answers(current_key())))
 
 
 @bp.route("/", defaults={"rest": ""}, methods=["GET", "POST", "PUT", "PATCH", "DELETE"])
@@ -334,3 +341,25 @@ def _retrieval(found: asking.Retrieved) -> dict[str, Any]:
 
 def _answer(result: asking.AskResult) -> dict[str, Any]:
     return answer_json(result, admin=current_key().is_admin)
+
+
+def _missing(report: missing.Report) -> dict[str, Any]:
+    return {"days": report.days, "questions": report.questions, "truncated": report.truncated,
+            "groups": [_missing_group(g) for g in report.groups]}
+
+
+def _missing_group(group: missing.MissGroup) -> dict[str, Any]:
+    return {"count": group.count, "question": group.representative.question,
+            "last_asked": _time(group.last_asked), "areas": [{"id": i, "name": n} for i, n in group.areas],
+            "no_information": group.reason_count(missing.NO_INFORMATION),
+            "thumbs_down": group.reason_count(missing.THUMBS_DOWN),
+            "members": [_miss(m) for m in group.members]}
+
+
+def _miss(miss: missing.Miss) -> dict[str, Any]:
+    body = {"question_id": miss.question_id, "question": miss.question, "search_query": miss.searched,
+            "asked_at": _time(miss.asked_at), "area_ids": list(miss.area_ids), "reasons": list(miss.reasons),
+            "comment": miss.comment}
+    if miss.username is not None:  # only where MISSING_ANSWERS_SHOW_USERS allows it
+        body["user"] = miss.username
+    return body

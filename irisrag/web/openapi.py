@@ -22,7 +22,7 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 ERROR_TEXTS = {
     400: "Invalid JSON (`invalid_json`) or fields (`invalid`, with `field`).",
     401: "Missing, unknown or revoked key, or a deactivated account (`unauthorized`).",
-    403: "An area the key does not reach, or an import with a non-admin key (`forbidden`).",
+    403: "An area the key does not reach, or an import or admin listing with a non-admin key (`forbidden`).",
     404: "Unknown document, or one outside the key's areas (`not_found`).",
     409: "The document is being imported right now (`conflict`).",
     413: "The upload is larger than the limit (`too_large`).",
@@ -144,6 +144,23 @@ SCHEMAS: dict[str, Any] = {
                 "new", "changed", "unchanged", "removed", "failed", "deleted")}},
             "requests": {"type": "integer"}, "duration_ms": {"type": "integer"},
             "note": {"type": "string", "nullable": True}}}}}}]},
+    "MissedQuestion": {"type": "object", "properties": {
+        "question_id": {"type": "integer"}, "question": {"type": "string"}, "search_query": _SEARCH_QUERY,
+        "asked_at": {"type": "string", "format": "date-time"},
+        "area_ids": {"type": "array", "items": {"type": "integer"}},
+        "reasons": {"type": "array", "items": {"type": "string", "enum": ["no_information", "thumbs_down"]}},
+        "comment": {"type": "string", "description": "The asker's comment with a thumbs down."},
+        "user": {"type": "string", "description": "Who asked; present only when MISSING_ANSWERS_SHOW_USERS is on."}}},
+    "MissingAnswers": {"type": "object", "properties": {
+        "days": {"type": "integer"}, "questions": {"type": "integer"},
+        "truncated": {"type": "boolean", "description": "true: only the newest questions were grouped."},
+        "groups": {"type": "array", "description": "Similar questions (the embedder's vectors), largest group first.",
+                   "items": {"type": "object", "properties": {
+                       "count": {"type": "integer"}, "question": {"type": "string", "description": "representative"},
+                       "last_asked": {"type": "string", "format": "date-time"},
+                       "areas": {"type": "array", "items": _ref("AreaRef")},
+                       "no_information": {"type": "integer"}, "thumbs_down": {"type": "integer"},
+                       "members": {"type": "array", "items": _ref("MissedQuestion")}}}}}},
     "Document": {"type": "object", "properties": {
         "id": {"type": "integer"}, "name": {"type": "string"}, "area": _ref("AreaRef"), "kind": {"type": "string"},
         "status": {"type": "string", "enum": ["queued", "fetching", "extracting", "chunking", "embedding", "done",
@@ -244,6 +261,14 @@ PATHS: dict[str, Any] = {
         "operationId": "syncSource",
         "parameters": [{"name": "source_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
         "responses": {"202": _json(_ref("SyncSource"), "Queued"), **_errors(401, 403, 404, 409, 503)}}},
+    "/missing-answers": {"get": {
+        "summary": "Questions of the last 30 days that got no information or a thumbs down, grouped; admin keys only",
+        "description": "Every area, whatever the key's areas: what the library lacks. Users' names only when "
+                       "the setting MISSING_ANSWERS_SHOW_USERS is on.",
+        "operationId": "listMissingAnswers",
+        "responses": {"200": _json(_ref("MissingAnswers"), "Grouped questions"), **_errors(401, 403, 502)}}},
+
+
     "/documents/{document_id}/content": {"get": {
         "summary": "A document's staged file (PDF inline, other kinds as an attachment)",
         "operationId": "getDocumentContent",

@@ -55,10 +55,11 @@ class Page:
     question: str = QUESTION      # what is asked when ``ask``
     width: int = 0                # a window this wide before axe runs (390: a phone; 0: the default)
     bulk: bool = False            # tick every document and move them in bulk (the result under the bar)
+    then_admin: bool = False      # log in as the admin after asking (pages about the users' questions)
 
 
 ADMIN_TABS = ("users", "groups", "areas", "links", "documents")
-ADMIN_PAGES = ("feedback", "directory-groups", "inspector", "evaluations", "system", "sources")
+ADMIN_PAGES = ("feedback", "missing", "directory-groups", "inspector", "evaluations", "system", "sources")
 PAGES = [
     Page("login", "/login"),
     Page("admin-login", "/admin/login"),
@@ -92,6 +93,9 @@ PAGES = [
       for tab in ("users", "documents")),
     Page("admin-system-phone-dark", "/admin/system", "admin", width=390, dark=True, settings={"LANGUAGE": "de"}),
     Page("error-404-de", "/gibt-es-nicht", "user", settings={"LANGUAGE": "de"}),  # the reason named in German
+    # issue 40: the off-topic question grouped on the missing-answers page, a group opened
+    Page("admin-missing-group-dark", "/admin/missing", "user", ask=True, status="no_context", question=OFF_TOPIC,
+         dark=True, then_admin=True, settings={"LANGUAGE": "de"}),
 ]
 
 
@@ -161,11 +165,16 @@ def _open(page, base: str, ids: dict, spec: Page) -> None:
         page.fill("#question", spec.question)
         page.click("#composer button[type=submit]")
         page.wait_for_selector(f"#turns .answer-card[data-status={spec.status}]")
+    if spec.then_admin:
+        login(page, base, "/admin/login", "root", "rootpassword")
+        page.wait_for_url(base + "/admin")
     if spec.width:
         page.set_viewport_size({"width": spec.width, "height": 844})
     if spec.url:
         page.goto(spec.url.format(here=page.url) if spec.url == "{here}" else base + spec.url.format(**ids))
     page.wait_for_load_state("networkidle")
+    if spec.then_admin:
+        page.click("#missing tr.missing-group summary")
     if spec.bulk:
         page.check("#pick-all")
         page.select_option("#bulk-action", "move")

@@ -73,3 +73,54 @@ def test_worker_check_names_a_lancedb_connection_opened_before_a_fork(tmp_path, 
     worker._check_before_fork()
     lines = [r.getMessage() for r in caplog.records if "lancedb_opened_before_fork" in r.getMessage()]
     assert len(lines) == 1 and f"pid={os.getpid()}" in lines[0]  # once, not per job
+
+
+def test_worker_freezes_its_objects_before_forking_so_horses_do_not_copy_them(app, tmp_path):
+    """The horse sees the worker's objects frozen (gc.freeze): its collections leave those pages shared."""
+    import gc
+
+    worker = start_worker(app, tmp_path)
+    try:
+        with app.app_context():
+            queue = Queue(app.config["QUEUE_NAME"], connection=components.get().redis)
+            jobs = [queue.enqueue(gc.get_freeze_count) for _ in range(2)]
+        deadline = time.monotonic() + 120
+        while any(j.get_status(refresh=True) not in ("finished", "failed") for j in jobs):
+            assert time.monotonic() < deadline, (tmp_path / "worker.log").read_text()[-3000:]
+            time.sleep(0.2)
+        frozen = [j.return_value() for j in jobs]
+    finally:
+        stop_worker(worker)
+        with app.app_context():
+            Queue(app.config["QUEUE_NAME"], connection=components.get().redis).empty()
+    # the app, the libraries and the embedder: tens of thousands of objects, in every horse
+    assert all(count > 20_000 for count in frozen), frozen
+
+
+def compound_lists_loaded() -> int:
+    """Run in a work horse: how many compound word lists it holds before anything asked for one."""
+    from irisrag.vectors.searchtext import compounds_of
+
+    return compounds_of.cache_info().currsize
+
+
+def test_horses_inherit_the_compound_word_list_instead_of_loading_it_per_job(app, tmp_path):
+    from irisrag.vectors.searchtext import SearchText
+
+    assert SearchText.from_config(app.config).compounds  # German full text: chunks are split with a word list
+    worker = start_worker(app, tmp_path)
+    try:
+        with app.app_context():
+            queue = Queue(app.config["QUEUE_NAME"], connection=components.get().redis)
+            job = queue.enqueue(compound_lists_loaded)
+        deadline = time.monotonic() + 120
+        while job.get_status(refresh=True) not in ("finished", "failed"):
+            assert time.monotonic() < deadline, (tmp_path / "worker.log").read_text()[-3000:]
+            time.sleep(0.2)
+        log = (tmp_path / "worker.log").read_text()
+    finally:
+        stop_worker(worker)
+        with app.app_context():
+            Queue(app.config["QUEUE_NAME"], connection=components.get().redis).empty()
+    assert job.return_value() == 1, log[-3000:]
+    assert "compound_splitter_loaded" in log
