@@ -47,6 +47,7 @@ class CountingProxy:
         self.upstream = (target.hostname, target.port)
         self.lock = threading.Lock()
         self.requests: list[tuple[str, str, str]] = []
+        self.ranges: list[tuple[str, str]] = []   # (key, Range header) of each ranged GET, for exact repeats
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.server.daemon_threads = True
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
@@ -69,9 +70,17 @@ class CountingProxy:
             taken, self.requests = self.requests, []
         return taken
 
+    def take_ranges(self) -> list[tuple[str, str]]:
+        """Return the (key, range) pairs of the ranged GETs since the last call and forget them."""
+        with self.lock:
+            taken, self.ranges = self.ranges, []
+        return taken
+
     def record(self, method: str, path: str, headers) -> None:
         with self.lock:
             self.requests.append((method, kind_of(method, path, headers), key_of(path)))
+            if headers.get("Range"):
+                self.ranges.append((key_of(path), headers.get("Range")))
 
     def _handler(self):
         proxy = self
@@ -124,3 +133,139 @@ def repeated(requests_per_question: list[list[tuple[str, str, str]]]) -> Counter
     for one in seen[1:]:
         common &= set(one)
     return Counter({pair: min(one[pair] for one in seen) for pair in common})
+
+
+# --- the benchmark: requests and latency per question, S3 vs local ----------------------------
+
+PHASES = ("first question of a new process", "steady, back to back", "steady, > interval apart",
+          "first after an import", "second after an import")
+
+
+def _store(uri: str, options, consistency):
+    from irisrag.vectors.store import VectorStore
+
+    return VectorStore(uri, "fake-512", 512, read_consistency_seconds=consistency, storage_options=options)
+
+
+def _ask(store, question, proxy: CountingProxy | None) -> tuple[float, list]:
+    import time
+    from dataclasses import replace
+
+    from irisrag.config import DEFAULTS
+    from irisrag.embeddings import FakeEmbedder
+    from irisrag.rag.retrieve import RetrievalSettings, build_context
+
+    settings = replace(RetrievalSettings.from_config(DEFAULTS), mode="hybrid")
+    if proxy:
+        proxy.take()
+    started = time.perf_counter()
+    build_context(question[0], AREAS, embedder=FakeEmbedder(512), store=store, settings=settings,
+                  query_vector=question[1], mode="hybrid")
+    return time.perf_counter() - started, proxy.take() if proxy else []
+
+
+AREAS = (1, 2, 3)
+
+
+def _phases(uri, options, proxy, writer, questions, consistency: float, rounds: int) -> dict:
+    """Time (and count, through the proxy) each phase's questions on one backend."""
+    import time
+
+    from irisrag.vectors.store import ChunkIn
+
+    out = {phase: [] for phase in PHASES}
+    for r in range(rounds):   # a new process: a new store (connection, handle, caches)
+        out[PHASES[0]].append(_ask(_store(uri, options, consistency), questions[r], proxy))
+    store = _store(uri, options, consistency)
+    _ask(store, questions[0], proxy)
+    for q in questions[1:]:
+        out[PHASES[1]].append(_ask(store, q, proxy))
+    for q in questions[1:1 + rounds * 3]:
+        time.sleep(consistency + 0.1)
+        out[PHASES[2]].append(_ask(store, q, proxy))
+    for r in range(rounds):
+        text = "imported meanwhile " + questions[r][0]
+        writer.replace_document(10**7 + r, AREAS[0], [ChunkIn(0, text)], questions[r][1].reshape(1, -1))
+        time.sleep(consistency + 0.1)
+        out[PHASES[3]].append(_ask(store, questions[r + 1], proxy))
+        out[PHASES[4]].append(_ask(store, questions[r + 2], proxy))
+    return out
+
+
+def run(rows: int = 100_000, n_questions: int = 30, rounds: int = 5) -> str:
+    """Build the synthetic table locally and on SeaweedFS, then measure both; return the report."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from bench.common import load_average, log, machine, write_report
+    from bench.synthetic import Synthetic, fill
+    from irisrag.config import DEFAULTS
+    from irisrag.vectors.index import IndexPolicy
+    from tests.support.locals3 import LocalS3
+
+    consistency = float(DEFAULTS["LANCEDB_READ_CONSISTENCY_SECONDS"])
+    corpus = Synthetic(rows)
+    questions = corpus.questions(n_questions + 1)
+    tmp = Path(tempfile.mkdtemp(prefix="irisrag-s3-requests-"))
+    server = LocalS3(tmp / "seaweedfs").start()
+    proxy = CountingProxy(server.endpoint).start()
+    try:
+        uris = {"local": str(tmp / "local"), "s3": server.uri("requests")}
+        options = {"local": None, "s3": server.storage_options()}
+        writers = {}
+        for name in uris:
+            writers[name] = _store(uris[name], options[name], None)
+            fill(writers[name], corpus)
+            log(f"{name}: {rows} rows; {writers[name].maintain(IndexPolicy()).as_dict()}")
+        counted = {**options["s3"], "aws_endpoint": proxy.endpoint}
+        results = {"local": _phases(uris["local"], None, None, writers["local"], questions, consistency, rounds),
+                   "s3": _phases(uris["s3"], counted, proxy, writers["s3"], questions, consistency, rounds)}
+    finally:
+        proxy.stop()
+        server.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+    report = render(rows, results, consistency, machine(), load_average())
+    raw = {name: {phase: [[s, [list(x) for x in req]] for s, req in values] for phase, values in phases.items()}
+           for name, phases in results.items()}
+    write_report("s3_requests", "Requests per question on S3", [report], {"rows": rows, "results": raw})
+    return report
+
+
+def render(rows: int, results: dict, consistency: float, machine_text: str, load: str) -> str:
+    from bench.common import median, ms, percentile, table
+
+    lines = []
+    for phase in PHASES:
+        local = [s for s, _ in results["local"][phase]]
+        s3 = [s for s, _ in results["s3"][phase]]
+        counts = [summary(req) for _, req in results["s3"][phase]]
+        kinds = sorted({k for c in counts for k in c})
+        per_kind = ", ".join(f"{k} {median([c.get(k, 0) for c in counts]):.0f}" for k in kinds)
+        lines.append([phase, str(len(s3)), ms(median(local)), ms(median(s3)), f"{median(s3) / median(local):.1f}×",
+                      ms(percentile(s3, 95)), f"{median([sum(c.values()) for c in counts]):.0f}", per_kind])
+    return (f"## Requests per question on S3 (SeaweedFS) vs a local directory, {rows:,} synthetic chunks\n\n"
+            f"{machine_text}\n\nLoad average at the end: {load}. Hybrid `build_context`, question vector passed in; "
+            f"readers at LANCEDB_READ_CONSISTENCY_SECONDS = {consistency:g} s; the app's indexes (full-text, "
+            "IVF_SQ, area BITMAP). Requests counted by a proxy between LanceDB and SeaweedFS (medians per "
+            "question).\n\n"
+            + table(["phase", "questions", "local ms", "S3 ms", "S3 / local", "S3 p95 ms", "S3 requests",
+                     "by kind"], lines) + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(description="requests per question on S3 vs local")
+    parser.add_argument("--rows", type=int, default=100_000)
+    parser.add_argument("--questions", type=int, default=30)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args(argv)
+    print(run(args.rows, args.questions, args.rounds))
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main())
