@@ -88,3 +88,26 @@ def test_the_system_page_says_warming_up_in_the_admins_language(tmp_path, databa
     thread.join(timeout=60)
     html = client.get("/admin/system", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert "loaded the embedder and the indexes in" in html and "warming up" not in html
+
+
+def test_a_warmed_process_finds_what_a_cold_one_finds(tmp_path, database_url, redis_url):
+    """Retrieval results are unchanged by the warm-up: same candidates, ranks and scores."""
+    from irisrag import components
+    from irisrag.models import Area
+    from irisrag.services.operations import warmup
+
+    app = seeded_app(tmp_path, database_url, redis_url)
+
+    def found(question: str) -> list[tuple]:
+        with app.app_context():
+            area = Area.get(Area.name == "Handbook").id
+            context = components.get().retriever.context(question, [area])
+        return [(c.hit.document_id, c.hit.chunk_index, c.hit.rank, round(c.hit.score, 6), c.kept, c.gate)
+                for c in context.candidates]
+
+    questions = ["Zeitstempel und Pakete", "Kapitel 2 Inhalt", "nothing of this is there"]
+    cold = [found(q) for q in questions]
+    app.extensions["irisrag"] = components.Components(app.config)
+    warmup.start(app).join(timeout=60)
+    assert warmup.state_of(app).state == warmup.DONE
+    assert [found(q) for q in questions] == cold and any(cold)
