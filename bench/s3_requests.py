@@ -256,6 +256,74 @@ def render(rows: int, results: dict, consistency: float, machine_text: str, load
                      "by kind"], lines) + "\n")
 
 
+def breakdown(rows: int = 60_000, n_questions: int = 8) -> str:
+    """Requests per query of each leg with fewer columns or without the refine step: where the requests go."""
+    import tempfile
+    import time
+    from pathlib import Path
+
+    import numpy as np
+    from lancedb.query import MatchQuery
+
+    from bench.common import log, median, ms, table
+    from bench.synthetic import Synthetic, fill
+    from irisrag.vectors.index import IndexPolicy
+    from tests.support.locals3 import LocalS3
+
+    corpus = Synthetic(rows)
+    tmp = Path(tempfile.mkdtemp(prefix="irisrag-s3-breakdown-"))
+    server = LocalS3(tmp / "seaweedfs").start()
+    proxy = CountingProxy(server.endpoint).start()
+    try:
+        writer = _store(server.uri("breakdown"), server.storage_options(), None)
+        fill(writer, corpus)
+        log(f"{rows} rows; {writer.maintain(IndexPolicy()).as_dict()}")
+        table_ = _store(server.uri("breakdown"), {**server.storage_options(), "aws_endpoint": proxy.endpoint},
+                        None).table()
+        where = f"area_id IN ({', '.join(map(str, AREAS))})"
+        payload = ["document_id", "area_id", "chunk_index", "page", "text", "search_text"]
+
+        def vector(q, columns, refine):
+            query = (table_.search(q[1], vector_column_name="vector").distance_type("cosine")
+                     .where(where, prefilter=True).minimum_nprobes(20).maximum_nprobes(0))
+            return (query.refine_factor(refine) if refine else query).select(columns).limit(256).to_arrow()
+
+        def fulltext(q, columns):
+            return (table_.search(MatchQuery(q[0], "search_text"), query_type="fts").where(where, prefilter=True)
+                    .select(columns).limit(256).to_arrow())
+
+        variants = {
+            "vector leg as the app asks (payload columns, refine 2)": lambda q: vector(q, [*payload, "_distance"], 2),
+            "vector leg, payload columns, no refine": lambda q: vector(q, [*payload, "_distance"], None),
+            "vector leg, document id only, refine 2": lambda q: vector(q, ["document_id", "_distance"], 2),
+            "vector leg, document id only, no refine": lambda q: vector(q, ["document_id", "_distance"], None),
+            "full-text leg as the app asks (payload columns + vector)": lambda q: fulltext(
+                q, [*payload, "_score", "vector"]),
+            "full-text leg, payload columns": lambda q: fulltext(q, [*payload, "_score"]),
+            "full-text leg, document id only": lambda q: fulltext(q, ["document_id", "_score"]),
+        }
+        questions = corpus.questions(n_questions + 2)
+        for q in questions[:2]:
+            for run in variants.values():
+                run(q)
+        lines = []
+        for name, run in variants.items():
+            counts, seconds = [], []
+            for q in questions[2:]:
+                proxy.take()
+                started = time.perf_counter()
+                run(q)
+                seconds.append(time.perf_counter() - started)
+                counts.append(len(proxy.take()))
+            lines.append([name, f"{np.median(counts):.0f}", ms(median(seconds))])
+    finally:
+        proxy.stop()
+        server.stop()
+    return (f"### Where a question's S3 requests go ({rows:,} synthetic chunks, {n_questions} questions, "
+            "through the counting proxy)\n\n" + table(["query", "requests (median)", "ms (with the proxy)"], lines)
+            + "\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
@@ -263,8 +331,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rows", type=int, default=100_000)
     parser.add_argument("--questions", type=int, default=30)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--breakdown", action="store_true", help="requests per leg and column set instead")
     args = parser.parse_args(argv)
-    print(run(args.rows, args.questions, args.rounds))
+    print(breakdown(args.rows, args.questions) if args.breakdown else run(args.rows, args.questions, args.rounds))
     return 0
 
 
