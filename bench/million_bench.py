@@ -214,11 +214,59 @@ def render(chosen: list[Variant], uris: dict, builds: dict, result: dict) -> str
                      "recall@256 mean (min)", "vector index MiB", "table MiB", "index build s"], rows) + "\n")
 
 
+def probe_caps(n_questions: int = 20, caps: tuple[int, ...] = (20, 40, 60, 80, 160, 0)) -> str:
+    """The vector leg per probe cap (``maximum_nprobes``; 0 = until k rows) on each built copy: time and recall."""
+    from irisrag.embeddings import UseEmbedder
+    from irisrag.vectors.store import VectorStore
+
+    embedder = UseEmbedder()
+    docs, vectors, _ = context_bench.inputs(False, SIZE, embedder)
+    source, *_ = context_bench.cached_table(SIZE, docs, vectors, embedder, keep=False)
+    questions = context_bench.load_questions(n_questions + 3)
+    qvecs = [embedder.embed_query(q) for q in questions]
+    where = f"area_id IN ({', '.join(map(str, context_bench.SELECTED))})"
+    copies = {"app (IVF_SQ, 122 partitions)": source}
+    copies.update({f"{folder.name}": str(folder / "lancedb") for folder in sorted((DATA / "million").glob("*"))
+                   if (folder / "build.json").is_file()})
+    lines = []
+    for name, uri in copies.items():
+        table_ = VectorStore(uri, embedder.key, embedder.dim, read_consistency_seconds=2.0).table()
+
+        def search(vector, cap, exact=False, table_=table_):
+            query = table_.search(vector, vector_column_name="vector").distance_type("cosine").where(where, prefilter=True)
+            query = query.bypass_vector_index() if exact else query.minimum_nprobes(20).maximum_nprobes(cap).refine_factor(2)
+            found = query.select(["document_id", "chunk_index", "_distance"]).limit(context_bench.K).to_arrow()
+            return set(zip(found.column("document_id").to_pylist(), found.column("chunk_index").to_pylist(),
+                           strict=True))
+
+        exact = [search(v, 0, exact=True) for v in qvecs[3:]]
+        for cap in caps:
+            for v in qvecs[:3]:
+                search(v, cap)
+            wall, cpu, recall = [], [], []
+            for v, truth in zip(qvecs[3:], exact, strict=True):
+                c, w = time.process_time(), time.perf_counter()
+                got = search(v, cap)
+                wall.append(time.perf_counter() - w)
+                cpu.append(time.process_time() - c)
+                recall.append(len(got & truth) / len(truth))
+            lines.append([name, str(cap or "unbounded (app)"), ms(median(wall)), ms(percentile(wall, 95)),
+                          ms(median(cpu)), f"{np.mean(recall):.3f} ({min(recall):.3f})"])
+            log(" | ".join(lines[-1]))
+    return ("### The vector leg per probe cap at 1M (refine 2, area filter 15 %)\n\n"
+            + table(["index", "maximum probes", "median ms", "p95 ms", "CPU ms", "recall@256 mean (min)"], lines)
+            + "\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--questions", type=int, default=60)
     parser.add_argument("--variants", help="comma-separated names: " + ", ".join(v.name for v in variants()))
+    parser.add_argument("--probes", action="store_true", help="the vector leg per probe cap on the built copies")
     args = parser.parse_args(argv)
+    if args.probes:
+        print(probe_caps(args.questions))
+        return 0
     print(run(args.questions, args.variants.split(",") if args.variants else None))
     return 0
 
