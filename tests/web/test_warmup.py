@@ -111,3 +111,33 @@ def test_a_warmed_process_finds_what_a_cold_one_finds(tmp_path, database_url, re
     warmup.start(app).join(timeout=60)
     assert warmup.state_of(app).state == warmup.DONE
     assert [found(q) for q in questions] == cold and any(cold)
+
+
+def test_wsgi_warms_up_a_served_process_but_not_a_cli_command(tmp_path, database_url, redis_url):
+    """``gunicorn wsgi:app`` imports wsgi.py outside any click command; ``flask --app wsgi rag ...`` inside one."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import make_app
+
+    make_app(tmp_path, database_url, redis_url)   # the schema
+    env = {**os.environ, "IRISRAG_SECRET_KEY": "x", "IRISRAG_LLM": "none", "IRISRAG_EMBEDDER": "fake",
+           "IRISRAG_DATABASE_URL": database_url, "IRISRAG_REDIS_URL": redis_url,
+           "IRISRAG_LANCEDB_URI": str(tmp_path / "lancedb"), "IRISRAG_INSTANCE_PATH": str(tmp_path)}
+    probe = ("import click, sys\n"
+             "def state():\n"
+             "    import wsgi\n"
+             "    from irisrag.services.operations import warmup\n"
+             "    s = warmup.state_of(wsgi.app)\n"
+             "    return s.state if s else 'none'\n"
+             "if sys.argv[1] == 'cli':\n"
+             "    with click.Context(click.Command('rag')):\n"
+             "        print(state())\n"
+             "else:\n"
+             "    print(state())\n")
+    for where, expected in (("served", "running"), ("cli", "none")):
+        done = subprocess.run([sys.executable, "-c", probe, where], env=env, capture_output=True, text=True,
+                              timeout=120, cwd=os.getcwd())
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert done.stdout.strip().splitlines()[-1] in ((expected, "done") if expected == "running" else (expected,))
