@@ -25,6 +25,7 @@ first question / median warm question of the same round.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -99,12 +100,16 @@ def wait_warm(error_log: Path, workers: int = 2, timeout: float = 300) -> float:
     raise RuntimeError(f"the workers did not finish their warm-up in {timeout} s (see {error_log})")
 
 
-def sources_s(base: str, key: str, question: str) -> float:
+SERVER_TIMINGS: list[tuple[str, dict]] = []   # (label, the answer's own stage timings), for the log
+
+
+def sources_s(base: str, key: str, question: str, label: str = "") -> float:
     from bench.scale_memory import ask
 
     seen = ask(base, key, question)
     if seen.get("status") != 200 or "sources" not in seen:
         raise RuntimeError(f"question failed: {seen}")
+    SERVER_TIMINGS.append((label, seen.get("server", {})))
     return seen["sources"]
 
 
@@ -120,9 +125,11 @@ def one_round(env: dict, key: str, questions: list[str], tmp: Path, n: int, warm
         proc, worker, base = start(env, spec, error_log)
         try:
             out.setdefault("wait_s", {})[name] = wait_warm(error_log) if wait else 0.0
-            out[name] = sources_s(base, key, questions[(n * 7 + v) % len(questions)])
+            out[name] = sources_s(base, key, questions[(n * 7 + v) % len(questions)], name)
+            log(f"{name}: {ms(out[name])} ms; server stages {SERVER_TIMINGS[-1][1]}")
             if v == len(VARIANTS) - 1:
-                out["warm"] = [sources_s(base, key, q) for q in questions[:warm]]
+                out["warm"] = [sources_s(base, key, q, "warm") for q in questions[:warm]]
+                log(f"warm: server stages {SERVER_TIMINGS[-1][1]}")
         finally:
             stop(proc, worker)
     log(f"round {n + 1}: " + ", ".join(f"{k} {ms(out[k])} ms" for k, *_ in VARIANTS)
@@ -130,31 +137,57 @@ def one_round(env: dict, key: str, questions: list[str], tmp: Path, n: int, warm
     return out
 
 
-def run(rows: int = ROWS, rounds: int = 3, warm: int = 10) -> str:
+def _postgres_s3(tmp: Path, rows: int, env: dict, stack) -> None:
+    """Point the instance at a private PostgreSQL schema and a SeaweedFS bucket holding the table."""
+    from bench.synthetic import Synthetic, fill
+    from irisrag.vectors.index import IndexPolicy
+    from irisrag.vectors.store import VectorStore
+    from tests.conftest import _drop_schema, _postgres_url
+    from tests.support.locals3 import LocalS3
+
+    url, schema = _postgres_url()
+    stack.callback(_drop_schema, schema)
+    server = LocalS3(tmp / "seaweedfs").start()
+    stack.callback(server.stop)
+    uri = server.uri("first-question")
+    store = VectorStore(uri, KEY, 512, read_consistency_seconds=None, storage_options=server.storage_options())
+    fill(store, Synthetic(rows))
+    log(f"{rows} rows on S3; indexes: {store.maintain(IndexPolicy()).as_dict()}")
+    env.update(IRISRAG_DATABASE_URL=url, IRISRAG_LANCEDB_URI=uri,
+               IRISRAG_LANCEDB_STORAGE_OPTIONS=json.dumps(server.storage_options()))
+
+
+def run(rows: int = ROWS, rounds: int = 3, warm: int = 10, backend: str = "sqlite-local") -> str:
+    from contextlib import ExitStack
+
     from bench.scale_memory import environment, seed
     from bench.stream_bench import StubLLM
     from bench.synthetic import Synthetic
 
-    data = Path(os.environ.get("IRISRAG_BENCH_DATA") or ROOT / "bench" / "data") / f"first-question-{rows}"
-    data.mkdir(parents=True, exist_ok=True)
-    uri = build_table(data, rows)
     questions = [q for q, _ in Synthetic(rows).questions(40)]
     stub = StubLLM(0.02, 2000.0)
     threading.Thread(target=stub.serve_forever, daemon=True).start()
-    with tempfile.TemporaryDirectory(prefix="irisrag-first-question-") as name:
+    with tempfile.TemporaryDirectory(prefix="irisrag-first-question-") as name, ExitStack() as stack:
         tmp = Path(name)
-        env = environment(tmp, uri, stub.url, tmp / "access.log")
+        env = environment(tmp, "", stub.url, tmp / "access.log")
         env.pop("GUNICORN_CMD_ARGS", None)
         env["IRISRAG_REDIS_URL"] = os.environ.get("IRISRAG_BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
+        if backend == "postgres-s3":
+            _postgres_s3(tmp, rows, env, stack)
+        else:
+            data = Path(os.environ.get("IRISRAG_BENCH_DATA") or ROOT / "bench" / "data") / f"first-question-{rows}"
+            data.mkdir(parents=True, exist_ok=True)
+            env["IRISRAG_LANCEDB_URI"] = build_table(data, rows)
         key = seed(env, documents(rows))
         results = [one_round(env, key, questions, tmp, n, warm) for n in range(rounds)]
     stub.shutdown()
-    report = render(rows, results, warm)
-    write_report("first_question", "The first question after a restart", [report], {"rows": rows, "rounds": results})
+    report = render(rows, results, warm, backend)
+    write_report(f"first_question-{backend}", "The first question after a restart", [report],
+                 {"rows": rows, "backend": backend, "rounds": results})
     return report
 
 
-def render(rows: int, results: list[dict], warm: int) -> str:
+def render(rows: int, results: list[dict], warm: int, backend: str = "sqlite-local") -> str:
     lines = []
     warm_all = [median(r["warm"]) for r in results]
     lines.append(["warm question (baseline: median of "
@@ -165,7 +198,9 @@ def render(rows: int, results: list[dict], warm: int) -> str:
         waited = [r["wait_s"][name] for r in results]
         lines.append([name, ms(median(firsts)), f"{median(ratios):.1f}× ({min(ratios):.1f}–{max(ratios):.1f})",
                       f"{median(waited):.1f} s" if any(waited) else "–"])
-    return (f"## The first question after a restart ({rows:,} chunks, {len(results)} rounds)\n\n{machine()}\n\n"
+    where = "PostgreSQL, LanceDB on SeaweedFS S3" if backend == "postgres-s3" else "SQLite, LanceDB local"
+    return (f"## The first question after a restart ({rows:,} chunks, {where}, {len(results)} rounds)\n\n"
+            f"{machine()}\n\n"
             f"Load average at the end: {load_average()}. Time to the `sources` event of `POST /api/v1/answer`, "
             "median over the rounds; ratio: the round's first question / its median warm question (range over rounds).\n\n"
             + table(["first question of a restarted web process and worker", "ms", "× warm", "waited for readiness"],
@@ -177,8 +212,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rows", type=int, default=ROWS)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--warm", type=int, default=10)
+    parser.add_argument("--backend", choices=("sqlite-local", "postgres-s3"), default="sqlite-local",
+                        help="postgres-s3: a private schema of the local PostgreSQL and the table on SeaweedFS")
     args = parser.parse_args(argv)
-    print(run(args.rows, args.rounds, args.warm))
+    print(run(args.rows, args.rounds, args.warm, args.backend))
     return 0
 
 
