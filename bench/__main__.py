@@ -16,6 +16,9 @@ WHAT is any of ``import context index stream load memory scale`` or ``all`` (the
 - ``ocr``      OCR character error rate and seconds per page on pages rendered from known text
 - ``s3``       context building with LanceDB on S3 (SeaweedFS) vs a local directory (``--sizes``)
 - ``sync``     source syncs: pages crawled per minute (delay 0 and 1 s), an unchanged 500-page section's re-sync
+- ``first``    the first question after a restart (gunicorn and worker) vs a warm question
+- ``s3requests`` object-store requests and latency per question, S3 vs local (synthetic table)
+- ``million``  hybrid context at 1M chunks per vector index layout (IVF_SQ, IVF_PQ, IVF_HNSW_SQ)
 
 Every report is also written to ``bench/out/<name>.md`` (and a timestamped copy with the raw
 numbers as JSON). See bench/README.md for what each table means and how long each takes.
@@ -27,7 +30,7 @@ import sys
 import time
 
 CHOICES = ("import", "context", "index", "stream", "load", "memory", "scale", "rerank", "extract", "html", "fork",
-           "ocr", "s3", "sync")
+           "ocr", "s3", "sync", "first", "s3requests", "million")
 
 
 def _import(args) -> str:
@@ -121,9 +124,28 @@ def _sync(args) -> str:
     return sync_bench.run(args.quick)
 
 
+def _first(args) -> str:
+    from bench import first_question
+
+    return first_question.run(20_000 if args.quick else first_question.ROWS, rounds=1 if args.quick else 3)
+
+
+def _s3requests(args) -> str:
+    from bench import s3_requests
+
+    sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else [20_000 if args.quick else 100_000]
+    return "\n\n".join(s3_requests.run(size, args.queries or (10 if args.quick else 30)) for size in sizes)
+
+
+def _million(args) -> str:
+    from bench import million_bench
+
+    return million_bench.run(args.queries or (20 if args.quick else 60))
+
+
 RUNNERS = {"import": _import, "context": _context, "index": _index, "stream": _stream, "load": _load,
            "memory": _memory, "scale": _scale, "rerank": _rerank, "extract": _extract, "html": _html, "fork": _fork,
-           "ocr": _ocr, "s3": _s3, "sync": _sync}
+           "ocr": _ocr, "s3": _s3, "sync": _sync, "first": _first, "s3requests": _s3requests, "million": _million}
 
 
 def main(argv: list[str] | None = None) -> int:

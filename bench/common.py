@@ -13,7 +13,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
-DATA = BENCH / "data"
+# Inputs, caches and the 1M table; IRISRAG_BENCH_DATA puts them outside the checkout (shared by worktrees).
+DATA = Path(os.environ.get("IRISRAG_BENCH_DATA") or BENCH / "data")
 OUT = BENCH / "out"
 
 

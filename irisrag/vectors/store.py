@@ -424,6 +424,24 @@ class VectorStore:
             purge_hidden(self._open())
         return upkeep.maintain(self._open(), self.fts_language, policy or IndexPolicy(), full=full, retrain=retrain)
 
+    def warm(self) -> None:
+        """Open the table and load what a question reads (index metadata, vector and full-text index readers).
+
+        One vector and one full-text query over every visible row, one row each; the web
+        process's warm-up (``services.operations.warmup``) runs it before the first question.
+        """
+        table = self._open()
+        if table is None or table.count_rows() == 0:
+            return
+        probe = np.zeros(self.dim, dtype=np.float32)
+        probe[0] = 1.0
+        upkeep.tune_query(table.search(probe, vector_column_name="vector").distance_type("cosine")
+                          .where("area_id >= 0", prefilter=True).select(["document_id"]).limit(1)).to_arrow()
+        column = SEARCH_COLUMN if self._searchable else upkeep.TEXT_COLUMN
+        if upkeep.fts_index(table, column) is not None:
+            (table.search(MatchQuery("warm", column), query_type="fts").where("area_id >= 0", prefilter=True)
+             .select(["document_id"]).limit(1).to_arrow())
+
     def chunks_of(self, document_id: int) -> list[Hit]:
         """Return a document's chunks ordered by chunk index (score 0, rank = position)."""
         table = self._open()

@@ -22,5 +22,5 @@ def readyz():
     checks = health.readiness(deep=request.args.get("deep") == "1")
     ready = health.ready(checks)
     # Details name only dependency kinds and errors, never document content.
-    body = {"status": "ready" if ready else "unavailable", "checks": [asdict(c) for c in checks]}
+    body = {"status": health.status(checks), "checks": [asdict(c) for c in checks]}
     return jsonify(body), 200 if ready else 503

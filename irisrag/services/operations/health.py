@@ -33,6 +33,7 @@ class Check:
 
 
 LLM_PROBE_TIMEOUT = 3.0
+WARMING_UP = "warming_up"  # the state of the warm-up check while the process loads what a question needs
 # Imports replace a document's chunks before its row is updated, so the two counts may differ
 # for a moment by one document; under half of the recorded chunks is damage, not a race.
 MIN_STORED_SHARE = 0.5
@@ -129,14 +130,42 @@ def _llm() -> str:
     return f"{components.get().config['LLM']}: {getattr(llm, 'model', '')} is listed"
 
 
+def _warmup() -> Check | None:
+    """The process's warm-up (``warmup.py``): not ready while it runs; a failed one is reported, not required."""
+    from flask import current_app
+
+    from irisrag.services.operations import warmup
+
+    state = warmup.state_of(current_app)
+    if state is None:
+        return None
+    seconds = round(time.monotonic() - state.started, 4) if state.seconds is None else state.seconds
+    if state.state == warmup.RUNNING:
+        return Check("warmup", False, "warming up", seconds, True, WARMING_UP)
+    if state.state == warmup.FAILED:
+        return Check("warmup", False, state.error or "failed", seconds, False, "down")
+    return Check("warmup", True, f"warmed up: {state.steps}", seconds, True, "up")
+
+
+def status(checks: list[Check]) -> str:
+    """The readiness answer's status: ready, warming up (only the warm-up is pending) or unavailable."""
+    if ready(checks):
+        return "ready"
+    failing = [c for c in checks if c.required and not c.ok]
+    return "warming up" if all(c.state == WARMING_UP for c in failing) else "unavailable"
+
+
 def ready(checks: list[Check]) -> bool:
     """Return whether every required check passed."""
     return all(c.ok or not c.required for c in checks)
 
 
 def readiness(*, deep: bool = False) -> list[Check]:
-    """Check database, Redis and LanceDB; with ``deep`` also the embedder and a configured LLM (not required)."""
+    """Check the warm-up (where one runs), database, Redis and LanceDB; with ``deep`` also the embedder and a configured LLM (not required)."""
     checks = [_timed("database", _database), _timed("redis", _redis), _timed("lancedb", _lancedb)]
+    warming = _warmup()
+    if warming is not None:
+        checks.insert(0, warming)
     if deep:
         checks.append(_timed("embedder", _embedder))
         if callable(getattr(llm_auto.chat_model(components.get().llm), "probe", None)):  # none: extractive by design

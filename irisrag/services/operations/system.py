@@ -14,6 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+from flask import current_app
 from peewee import fn
 
 from irisrag import components
@@ -22,6 +23,7 @@ from irisrag.i18n import N_
 from irisrag.jobs import queue
 from irisrag.jobs.queue import JobInfo
 from irisrag.models import Document
+from irisrag.services.operations import warmup
 from irisrag.vectors import tables as vectortables
 
 log = logging.getLogger(__name__)
@@ -97,6 +99,8 @@ class SystemView:
     index: IndexView
     disks: tuple[DiskView, ...]
     documents: dict[str, int] = field(default_factory=dict)
+    warmup: str | None = None      # this web process's warm-up: running | done | failed; None: none ran
+    warmup_seconds: float | None = None
 
 
 def _guarded(what: str, read: Callable[[], T], failed: Callable[[str], T]) -> T:
@@ -260,7 +264,9 @@ def system_view() -> SystemView:
     """Return everything the system page shows."""
     counts = Counter({row.status: row.count for row in Document.select(
         Document.status, fn.COUNT(Document.id).alias("count")).group_by(Document.status)})
-    return SystemView(queue_view(), index_view(), disk_views(), dict(sorted(counts.items())))
+    warming = warmup.state_of(current_app)
+    return SystemView(queue_view(), index_view(), disk_views(), dict(sorted(counts.items())),
+                      warming.state if warming else None, warming.seconds if warming else None)
 
 
 def _chunk_tables() -> list[tuple[str, Any]]:

@@ -1,0 +1,104 @@
+"""Load what a question needs when a web process starts, in a background thread (issue 41, item 1).
+
+A fresh web process otherwise loads the embedder, opens the LanceDB table, reads its index
+metadata and the full-text index's reader, and builds the retrieval wiring (term bridge, stemmers)
+on the first question someone asks. ``start`` does it in a daemon thread right after the app is
+built (``wsgi.py``: each gunicorn worker, after its fork); readiness (``/readyz``) answers
+"warming up" until it is done, so a load balancer sends questions elsewhere meanwhile.
+
+The warm-up asks one probe question through the app's own retriever over every area (no
+reranker, no query expansion: those would call a model), so every reader a real question
+touches is open afterwards. A failed warm-up is logged and reported, never fatal: the first
+question then loads what is missing itself, as before.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from dataclasses import dataclass, field, replace
+
+from flask import Flask
+
+from irisrag import components
+from irisrag.extensions import db
+
+log = logging.getLogger(__name__)
+EXTENSION = "irisrag_warmup"
+PROBE_QUESTION = "Wie funktioniert die Suche? How does the search work?"
+RUNNING, DONE, FAILED = "running", "done", "failed"
+
+
+@dataclass
+class WarmupState:
+    """What the warm-up of this process did: ``state`` running | done | failed, seconds per step."""
+
+    state: str = RUNNING
+    started: float = field(default_factory=time.monotonic)
+    seconds: float | None = None
+    error: str | None = None
+    steps: dict[str, float] = field(default_factory=dict)
+
+
+def _area_ids() -> list[int]:
+    """Every area's id (the probe question searches them all)."""
+    from irisrag.models import Area
+
+    opened = db.connect(reuse_if_open=True)
+    try:
+        return [int(a.id) for a in Area.select(Area.id)]
+    finally:
+        if opened:
+            db.close()
+
+
+def _embedder() -> None:
+    components.get().embedder.embed_query(PROBE_QUESTION)
+
+
+def _store() -> None:
+    components.get().store.warm()
+
+
+def _question() -> None:
+    areas = _area_ids()
+    if areas:
+        retriever = replace(components.get().retriever, reranker=None, expander=None)
+        retriever.context(PROBE_QUESTION, areas)
+
+
+STEPS = (("embedder", _embedder), ("store", _store), ("question", _question))
+
+
+def _run(app: Flask, state: WarmupState) -> None:
+    try:
+        with app.app_context():
+            for name, step in STEPS:
+                began = time.monotonic()
+                step()
+                state.steps[name] = round(time.monotonic() - began, 3)
+        state.state = DONE
+    except Exception as exc:  # the first question loads what is missing itself
+        state.error, state.state = f"{type(exc).__name__}: {exc}", FAILED
+        log.warning("event=warmup_failed error=%s", state.error)
+    state.seconds = round(time.monotonic() - state.started, 3)
+    log.info("event=warmup state=%s seconds=%.3f steps=%s", state.state, state.seconds, state.steps)
+
+
+def start(app: Flask) -> threading.Thread | None:
+    """Start the warm-up of this process in a daemon thread; None if it already ran or runs here."""
+    current = app.extensions.get(EXTENSION)
+    if current is not None and current[0] == os.getpid():
+        return None
+    state = WarmupState()
+    app.extensions[EXTENSION] = (os.getpid(), state)  # a forked child starts its own
+    thread = threading.Thread(target=_run, args=(app, state), name="irisrag-warmup", daemon=True)
+    thread.start()
+    return thread
+
+
+def state_of(app: Flask) -> WarmupState | None:
+    """This process's warm-up, None where none was started (CLI, tests, a child of a preloading master)."""
+    current = app.extensions.get(EXTENSION)
+    return current[1] if current is not None and current[0] == os.getpid() else None
