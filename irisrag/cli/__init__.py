@@ -16,8 +16,8 @@ ID = click.IntRange(1, MAX_INT)
 rag = AppGroup("rag", help="IrisRAG operations: setup, imports, questions, diagnostics.")
 
 
-def command(*args, **kwargs):
-    """Register a ``flask rag`` command that opens the database and turns domain errors into ClickExceptions."""
+def command(*args, group: click.Group | None = None, **kwargs):
+    """Register a ``flask rag`` command (or one of ``group``'s) that opens the database and turns domain errors into ClickExceptions."""
 
     def decorate(fn):
         @functools.wraps(fn)
@@ -28,7 +28,7 @@ def command(*args, **kwargs):
             except IrisRagError as exc:
                 raise click.ClickException(cli_message(exc)) from exc
 
-        return rag.command(*args, **kwargs)(wrapper)
+        return (group or rag).command(*args, **kwargs)(wrapper)
 
     return decorate
 

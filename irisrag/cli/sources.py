@@ -1,13 +1,9 @@
 """``flask rag source ...``: sources kept in sync (issue 40): add, list, edit, delete, sync, runs."""
 from __future__ import annotations
 
-import functools
-
 import click
 
-from irisrag.cli import ID, cli_message, rag
-from irisrag.errors import IrisRagError
-from irisrag.extensions import db
+from irisrag.cli import ID, command, rag
 from irisrag.i18n import english_stored
 from irisrag.models.sources import INTERVALS, KINDS
 from irisrag.services.sources import sources
@@ -20,20 +16,8 @@ def source_group() -> None:
 
 
 def _command(*args, **kwargs):
-    """A ``flask rag source`` command that opens the database and turns domain errors into ClickExceptions."""
-
-    def decorate(fn):
-        @functools.wraps(fn)
-        def wrapper(*a, **kw):
-            try:
-                with db.connection_context():
-                    return fn(*a, **kw)
-            except IrisRagError as exc:
-                raise click.ClickException(cli_message(exc)) from exc
-
-        return source_group.command(*args, **kwargs)(wrapper)
-
-    return decorate
+    """A ``flask rag source`` command (opens the database, domain errors as ClickExceptions)."""
+    return command(*args, group=source_group, **kwargs)
 
 
 def _fields(f):

@@ -11,20 +11,14 @@ from irisrag.models.base import utcnow
 log = logging.getLogger("irisrag.jobs.documents")  # the import job's log lines, as before the move
 
 
-class Heartbeat:
-    """While a step reports no progress of its own (a fetch), renew the lock and touch the row.
+class Beat:
+    """A daemon thread that calls ``beat()`` every ``every`` seconds while the ``with`` block runs."""
 
-    A fetch may legitimately take up to URL_TOTAL_TIMEOUT without a byte of progress; the
-    beat shows the job is alive, so it is never judged "its worker stopped" and retried
-    alongside itself. A killed work horse stops beating, and the verdict follows as before.
-    """
+    def __init__(self, every: float, name: str) -> None:
+        self.every, self._stop = every, threading.Event()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
 
-    def __init__(self, document_id: int, lock, every: float) -> None:
-        self.document_id, self.lock, self.every = document_id, lock, every
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="import-heartbeat", daemon=True)
-
-    def __enter__(self) -> Heartbeat:
+    def __enter__(self):
         self._thread.start()
         return self
 
@@ -34,9 +28,28 @@ class Heartbeat:
 
     def _run(self) -> None:
         while not self._stop.wait(self.every):
-            try:
-                self.lock.reacquire()
-                with db.connection_context():
-                    Document.update(updated_at=utcnow()).where(Document.id == self.document_id).execute()
-            except Exception as exc:  # the fetch itself decides the outcome; a missed beat is logged
-                log.warning("import_heartbeat_failed document_id=%s error=%s", self.document_id, exc)
+            self.beat()
+
+    def beat(self) -> None:
+        raise NotImplementedError
+
+
+class Heartbeat(Beat):
+    """While a step reports no progress of its own (a fetch), renew the lock and touch the row.
+
+    A fetch may legitimately take up to URL_TOTAL_TIMEOUT without a byte of progress; the
+    beat shows the job is alive, so it is never judged "its worker stopped" and retried
+    alongside itself. A killed work horse stops beating, and the verdict follows as before.
+    """
+
+    def __init__(self, document_id: int, lock, every: float) -> None:
+        super().__init__(every, "import-heartbeat")
+        self.document_id, self.lock = document_id, lock
+
+    def beat(self) -> None:
+        try:
+            self.lock.reacquire()
+            with db.connection_context():
+                Document.update(updated_at=utcnow()).where(Document.id == self.document_id).execute()
+        except Exception as exc:  # the fetch itself decides the outcome; a missed beat is logged
+            log.warning("import_heartbeat_failed document_id=%s error=%s", self.document_id, exc)

@@ -12,7 +12,6 @@ its next due time decides which worker queues it).
 from __future__ import annotations
 
 import logging
-import threading
 import uuid
 from datetime import datetime
 
@@ -24,6 +23,7 @@ from irisrag import components
 from irisrag.errors import Conflict
 from irisrag.extensions import db
 from irisrag.i18n import N_
+from irisrag.jobs.heartbeat import Beat
 from irisrag.jobs.keys import prefix
 from irisrag.jobs.liveness import abandon, worker_gone
 from irisrag.jobs.locks import free_lock
@@ -106,27 +106,18 @@ def _fail_left_behind(source_id: int) -> None:
             free_lock(doc.id)
 
 
-class _Renewal:
+class _Renewal(Beat):
     """Renew the source's lock every quarter of its timeout while the sync runs."""
 
     def __init__(self, lock) -> None:
-        self.lock, self._stop = lock, threading.Event()
-        self._thread = threading.Thread(target=self._run, name="sync-lock", daemon=True)
+        super().__init__(LOCK_SECONDS / 4, "sync-lock")
+        self.lock = lock
 
-    def __enter__(self) -> _Renewal:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join(timeout=10)
-
-    def _run(self) -> None:
-        while not self._stop.wait(LOCK_SECONDS / 4):
-            try:
-                self.lock.reacquire()
-            except Exception as exc:  # the next beat tries again; the run itself decides its outcome
-                log.warning("sync_lock_renewal_failed error=%s", exc)
+    def beat(self) -> None:
+        try:
+            self.lock.reacquire()
+        except Exception as exc:  # the next beat tries again; the run itself decides its outcome
+            log.warning("sync_lock_renewal_failed error=%s", exc)
 
 
 def is_syncing(source_id: int) -> bool:
