@@ -35,9 +35,10 @@ def test_every_new_type_imports_through_the_worker(tmp_path, database_url, redis
     samples["scan-pdf"] = write_scan_pdf(files / "scan.pdf", [SCANNED])
     with HttpStub() as server, app.app_context(), db.connection_context():
         area = admin_service.create_named(Area, "Handbook")
+        admin_service.create_named(Area, "Archive")  # the same docx by URL: an area holds one copy of a content
         server.add("GET", "/files/bericht", Reply(200, body=samples["docx"].read_bytes(), content_type=DOCX_TYPE))
         docs = {kind: documents.import_upload("Handbook", path.name, path.read_bytes()) for kind, path in samples.items()}
-        docs["url-docx"] = documents.import_url("Handbook", f"{server.url}/files/bericht")
+        docs["url-docx"] = documents.import_url("Archive", f"{server.url}/files/bericht")
         worker = start_worker(app, tmp_path)
         try:
             done = {kind: wait_final(app, doc.id, 240) for kind, doc in docs.items()}
