@@ -40,7 +40,7 @@ def test_only_admins_reach_any_source_route(sync_app, site):
         for path in ("/admin/sources", f"/admin/sources/{source.id}"):
             assert client.get(path).status_code == 302 and "login" in client.get(path).location
         assert client.get(f"/admin/sources/{source.id}/runs", headers=HX).status_code == 401
-        for path in ("/admin/sources", f"/admin/sources/{source.id}", f"/admin/sources/{source.id}/delete",
+        for path in ("/admin/sources", f"/admin/sources/{source.id}/edit", f"/admin/sources/{source.id}/delete",
                      f"/admin/sources/{source.id}/sync"):
             resp = client.post(path, data={"csrf_token": token, "kind": "url", "start_url": site.url("/x"), "area": 1})
             assert resp.status_code in (302, 401, 403), path
@@ -52,7 +52,7 @@ def test_only_admins_reach_any_source_route(sync_app, site):
 
 def test_forms_need_the_csrf_token(admin, sync_app, site):
     source = a_source(sync_app, site.url("/docs/"))
-    for path in ("/admin/sources", f"/admin/sources/{source.id}", f"/admin/sources/{source.id}/sync",
+    for path in ("/admin/sources", f"/admin/sources/{source.id}/edit", f"/admin/sources/{source.id}/sync",
                  f"/admin/sources/{source.id}/delete"):
         assert admin.post(path, data={"kind": "url", "start_url": site.url("/a"), "area": 1}).status_code == 400
     with sync_app.app_context(), db.connection_context():
@@ -82,7 +82,7 @@ def test_an_admin_creates_syncs_edits_and_deletes_a_source(admin, sync_app, site
     runs = admin.get(f"/admin/sources/{source_id}/runs?after=1&wait=3", headers=HX).get_data(as_text=True)
     assert 'data-live="1"' in runs and 'id="sync-queued"' in runs
 
-    resp = admin.post(f"/admin/sources/{source_id}", data={"csrf_token": token, "start_url": site.url("/docs/"),
+    resp = admin.post(f"/admin/sources/{source_id}/edit", data={"csrf_token": token, "start_url": site.url("/docs/"),
                                                            "url_prefix": site.url("/other/"), "interval": "daily"},
                       headers=HX)
     assert resp.status_code == 400 and 'id="url_prefix-error"' in resp.get_data(as_text=True)
