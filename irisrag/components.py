@@ -4,6 +4,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 from flask import Flask, current_app
@@ -15,6 +16,7 @@ class Components:
     def __init__(self, config: Mapping[str, Any]) -> None:
         self.config = config
         self._lock = threading.Lock()
+        self.mirror_reads = False   # a web process reads LanceDB on S3 from a local mirror (read_from_mirror)
 
     @cached_property
     def embedder(self):
@@ -77,7 +79,7 @@ class Components:
         from irisrag.vectors.store import VectorStore
 
         embedder = self.embedder
-        return VectorStore(
+        store = VectorStore(
             self.lancedb_uri(),
             embedder.key,
             embedder.dim,
@@ -86,6 +88,21 @@ class Components:
             storage_options=self.config["LANCEDB_STORAGE_OPTIONS"],
             search_text=SearchText.from_config(self.config),
         )
+        if self.mirror_reads:
+            store.read_from_mirror(self.mirror_directory())
+        return store
+
+    def read_from_mirror(self) -> None:
+        """Let this process's store read LanceDB on S3 from a local copy (web processes: ``warmup.start``)."""
+        self.mirror_reads = True
+        if "store" in self.__dict__:
+            self.store.read_from_mirror(self.mirror_directory())
+
+    def mirror_directory(self) -> Path:
+        """Where the local copy lives: ``lancedb-mirror`` in the instance folder (shared by the machine's processes)."""
+        from irisrag.vectors.mirror import DIRECTORY
+
+        return Path(self.config["IRISRAG_ROOT"]) / str(self.config["INSTANCE_PATH"]) / DIRECTORY
 
     @cached_property
     def redis(self):

@@ -58,12 +58,14 @@ without which LanceDB serves the snapshot it opened forever.
 """
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -73,6 +75,8 @@ from lancedb.query import MatchQuery
 from irisrag.errors import EmbedderMismatch, EmbeddingError
 from irisrag.i18n import N_
 from irisrag.vectors import index as upkeep
+from irisrag.vectors.mirror import TableMirror
+from irisrag.vectors.objectstore import location
 from irisrag.vectors.index import FTS_LANGUAGES, IndexPolicy, Maintenance  # noqa: F401  (public here too)
 from irisrag.vectors.searchtext import SearchText
 from irisrag.vectors.staging import StagedReplacement, Visibility, forget_document, purge_hidden, settle_all
@@ -130,6 +134,17 @@ class TextHit:
     bm25: float
 
 
+def _writes(method):
+    """A write through this store: its reads go to the store, not the mirror, until the mirror caught up."""
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            self._wrote()
+    return wrapper
+
+
 def _in_list(ids: Sequence[int]) -> str:
     return ", ".join(str(int(i)) for i in ids)
 
@@ -148,6 +163,9 @@ class VectorStore:
         self.table_name = table_name(model_key)
         self.schema = chunk_schema(self.dim, model_key)
         self._db = connect(uri, storage_options=storage_options, read_consistency_seconds=read_consistency_seconds)
+        self._storage_options = dict(storage_options or {})
+        self._interval = 2.0 if read_consistency_seconds is None else float(read_consistency_seconds)
+        self._mirror: TableMirror | None = None
         self._table: Any = None
         self._searchable = True
         self._marked = True   # the table has the boilerplate column (one made before it has not)
@@ -191,6 +209,26 @@ class VectorStore:
                 self._marked = has_boilerplate(table)
             return self._table
 
+    def read_from_mirror(self, directory: Path) -> None:
+        """Read from a local copy of an object store's table, kept current (``irisrag.vectors.mirror``).
+
+        For web processes; nothing for a local directory. Writes still go to the store.
+        """
+        if "://" in self.uri and self._mirror is None:
+            source = location(self.uri, self._storage_options)
+            self._mirror = TableMirror(source, self.table_name, directory, self._interval).start()
+
+    def _reader(self) -> Any:
+        """The table to read: the mirror while it is fresh, else the store's (None before the first write)."""
+        table = self._open()
+        mirrored = self._mirror.table() if self._mirror is not None and table is not None else None
+        return table if mirrored is None else mirrored
+
+    def _wrote(self) -> None:
+        """After a write through this process: its next reads go to the store until the mirror caught up."""
+        if self._mirror is not None:
+            self._mirror.invalidate()
+
     def _has_search_text(self) -> bool:
         """Whether rows carry a search text: yes for a table made now, no for one made before the column."""
         return self._open() is None or self._searchable
@@ -219,6 +257,7 @@ class VectorStore:
         table = self._open()
         return None if table is None else table.version
 
+    @_writes
     def drop(self) -> None:
         """Drop this embedder's table (a rebuild starts empty)."""
         with self._lock:
@@ -267,10 +306,12 @@ class VectorStore:
         """Return a document's chunks as checked, normalised Arrow rows (for ``append``)."""
         return self._arrow_rows(document_id, area_id, chunks, self._vectors(chunks, vectors), id_suffix)
 
+    @_writes
     def append(self, rows: pa.Table) -> None:
         """Add prepared rows in one commit, creating the table: bulk loads of new documents only."""
         self._open(create=True).add(rows)
 
+    @_writes
     def compact(self, *, drop_old_versions: bool = False) -> int:
         """Compact the table's fragments (and remove every older version if asked); return the fragments left."""
         table = self._open()
@@ -293,6 +334,7 @@ class VectorStore:
         """
         return StagedReplacement(self, document_id, area_id, write_rows)
 
+    @_writes
     def replace_documents(self, documents: Sequence[tuple[int, int, Sequence[ChunkIn], np.ndarray]]) -> None:
         """Replace the chunks of several (document id, area id, chunks, vectors) in one commit."""
         rows, ids = [], []
@@ -330,6 +372,7 @@ class VectorStore:
         ))
         log.debug("table=%s documents=%d event=replaced", self.table_name, len(ids))
 
+    @_writes
     def delete_document(self, document_id: int) -> None:
         """Delete a document's chunks (staged ones too)."""
         table = self._open()
@@ -337,6 +380,7 @@ class VectorStore:
             table.delete(f"document_id = {int(document_id)}")
             forget_document(table, document_id)
 
+    @_writes
     def set_area(self, document_id: int, area_id: int) -> None:
         """Move a document's chunks to another area."""
         table = self._open()
@@ -355,7 +399,7 @@ class VectorStore:
         if query.shape != (self.dim,):
             raise EmbeddingError(N_("The query vector has the wrong dimension"),
                                  f"expected {self.dim} for {self.table_name}, got {query.shape}")
-        table = self._open()
+        table = self._reader()
         if table is None:
             return []
         norm = float(np.linalg.norm(query))
@@ -376,7 +420,7 @@ class VectorStore:
         """Return the k best BM25 matches of the text's words within the given areas."""
         areas = sorted({int(a) for a in area_ids if int(a) >= 0})  # negative ids are staged rows
         words = QUERY_WORDS.findall(text or "")
-        table = self._open()
+        table = self._reader()
         if not areas or k <= 0 or not words or table is None:
             return []
         column = SEARCH_COLUMN if self._searchable else upkeep.TEXT_COLUMN   # as the table was opened
@@ -404,6 +448,7 @@ class VectorStore:
         return [TextHit(_hit(row, visible, score=float(similarity[rank]), rank=rank), float(row["_score"]))
                 for rank, row in enumerate(rows)]
 
+    @_writes
     def refresh_indexes(self) -> str:
         """Create the full-text index or fold new rows into it; return what was done.
 
@@ -412,6 +457,7 @@ class VectorStore:
         """
         return upkeep.refresh_fulltext(self._open(), self.fts_language)
 
+    @_writes
     def maintain(self, policy: IndexPolicy | None = None, *, full: bool = True,
                  retrain: bool = False) -> Maintenance:
         """Run one index upkeep pass (``irisrag.vectors.index.maintain``); one process at a time.
@@ -428,9 +474,12 @@ class VectorStore:
         """Open the table and load what a question reads (index metadata, vector and full-text index readers).
 
         One vector and one full-text query over every visible row, one row each; the web
-        process's warm-up (``services.operations.warmup``) runs it before the first question.
+        process's warm-up (``services.operations.warmup``) runs it before the first question,
+        on the mirror once its first copy is there (``read_from_mirror``).
         """
-        table = self._open()
+        if self._mirror is not None:
+            self._mirror.wait_first_sync()
+        table = self._reader()
         if table is None or table.count_rows() == 0:
             return
         probe = np.zeros(self.dim, dtype=np.float32)
@@ -444,7 +493,7 @@ class VectorStore:
 
     def chunks_of(self, document_id: int) -> list[Hit]:
         """Return a document's chunks ordered by chunk index (score 0, rank = position)."""
-        table = self._open()
+        table = self._reader()
         if table is None:
             return []
         visible, result = staged_read(table, lambda visible: (
@@ -457,7 +506,7 @@ class VectorStore:
 
     def count_by_document(self) -> dict[int, int]:
         """Return the number of chunks per document id."""
-        table = self._open()
+        table = self._reader()
         if table is None:
             return {}
         _visible, result = staged_read(
@@ -468,7 +517,7 @@ class VectorStore:
 
     def count(self) -> int:
         """Return the number of stored chunks (not counting staged or retired rows)."""
-        table = self._open()
+        table = self._reader()
         return 0 if table is None else staged_read(table, lambda visible: table.count_rows(visible.where()))[1]
 
 

@@ -93,6 +93,7 @@ def start(app: Flask) -> threading.Thread | None:
         return None
     state = WarmupState()
     app.extensions[EXTENSION] = (os.getpid(), state)  # a forked child starts its own
+    app.extensions["irisrag"].read_from_mirror()  # LanceDB on S3: read a local copy (irisrag.vectors.mirror)
     thread = threading.Thread(target=_run, args=(app, state), name="irisrag-warmup", daemon=True)
     thread.start()
     return thread
