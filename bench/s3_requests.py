@@ -141,10 +141,23 @@ PHASES = ("first question of a new process", "steady, back to back", "steady, > 
           "first after an import", "second after an import")
 
 
-def _store(uri: str, options, consistency):
+def _store(uri: str, options, consistency, mirror=None):
+    """A store as a worker (consistency None) or a web process reads it; ``mirror``: its local copy's folder."""
     from irisrag.vectors.store import VectorStore
 
-    return VectorStore(uri, "fake-512", 512, read_consistency_seconds=consistency, storage_options=options)
+    store = VectorStore(uri, "fake-512", 512, read_consistency_seconds=consistency, storage_options=options)
+    if mirror is not None:
+        MIRRORS.append(store.read_from_mirror(mirror))
+        MIRRORS[-1].wait_first_sync()   # what the web process's warm-up waits for
+    return store
+
+
+MIRRORS: list = []   # the sync threads started, stopped after each phase run
+
+
+def _stop_mirrors() -> None:
+    while MIRRORS:
+        MIRRORS.pop().stop()
 
 
 def _ask(store, question, proxy: CountingProxy | None) -> tuple[float, list]:
@@ -167,16 +180,24 @@ def _ask(store, question, proxy: CountingProxy | None) -> tuple[float, list]:
 AREAS = (1, 2, 3)
 
 
-def _phases(uri, options, proxy, writer, questions, consistency: float, rounds: int) -> dict:
-    """Time (and count, through the proxy) each phase's questions on one backend."""
+def _phases(uri, options, proxy, writer, questions, consistency: float, rounds: int, mirror=None) -> dict:
+    """Time (and count, through the proxy) each phase's questions on one backend (``mirror``: read a local copy)."""
+    try:
+        return _run_phases(uri, options, proxy, writer, questions, consistency, rounds, mirror)
+    finally:
+        _stop_mirrors()
+
+
+def _run_phases(uri, options, proxy, writer, questions, consistency: float, rounds: int, mirror) -> dict:
     import time
 
     from irisrag.vectors.store import ChunkIn
 
     out = {phase: [] for phase in PHASES}
-    for r in range(rounds):   # a new process: a new store (connection, handle, caches)
-        out[PHASES[0]].append(_ask(_store(uri, options, consistency), questions[r], proxy))
-    store = _store(uri, options, consistency)
+    for r in range(rounds):   # a new process: a new store (connection, handle, caches; the machine's mirror)
+        out[PHASES[0]].append(_ask(_store(uri, options, consistency, mirror), questions[r], proxy))
+        _stop_mirrors()
+    store = _store(uri, options, consistency, mirror)
     _ask(store, questions[0], proxy)
     for q in questions[1:]:
         out[PHASES[1]].append(_ask(store, q, proxy))
@@ -221,38 +242,69 @@ def run(rows: int = 100_000, n_questions: int = 30, rounds: int = 5) -> str:
         counted = {**options["s3"], "aws_endpoint": proxy.endpoint}
         # Timed without the proxy (it is Python in this process: it would add its own latency);
         # the same phases are then run once more through it, for the counts.
-        results = {"local": _phases(uris["local"], None, None, writers["local"], questions, consistency, rounds),
-                   "s3": _phases(uris["s3"], options["s3"], None, writers["s3"], questions, consistency, rounds),
-                   "s3_counted": _phases(uris["s3"], counted, proxy, writers["s3"], questions, consistency, rounds)}
+        args = (questions, consistency, rounds)
+        results = {"local": _phases(uris["local"], None, None, writers["local"], *args),
+                   "s3": _phases(uris["s3"], options["s3"], None, writers["s3"], *args),
+                   "s3_counted": _phases(uris["s3"], counted, proxy, writers["s3"], *args)}
+        copy = _cold_copy(uris["s3"], options["s3"], tmp / "mirror")
+        results["mirror"] = _phases(uris["s3"], options["s3"], None, writers["s3"], *args, mirror=tmp / "mirror")
+        results["mirror_counted"] = _phases(uris["s3"], counted, proxy, writers["s3"], *args, mirror=tmp / "mirror")
     finally:
         proxy.stop()
         server.stop()
         shutil.rmtree(tmp, ignore_errors=True)
-    report = render(rows, results, consistency, machine(), load_average())
+    report = render(rows, results, consistency, machine(), load_average(), copy)
     raw = {name: {phase: [[s, [list(x) for x in req]] for s, req in values] for phase, values in phases.items()}
            for name, phases in results.items()}
-    write_report("s3_requests", "Requests per question on S3", [report], {"rows": rows, "results": raw})
+    write_report("s3_requests", "Requests per question on S3", [report], {"rows": rows, "results": raw, "copy": copy})
     return report
 
 
-def render(rows: int, results: dict, consistency: float, machine_text: str, load: str) -> str:
+def _cold_copy(uri: str, options, directory) -> dict:
+    """The first copy of the table into an empty mirror folder (a new machine): seconds, files, MiB."""
+    import time
+
+    from irisrag.vectors.mirror import TableMirror
+    from irisrag.vectors.objectstore import location
+    from irisrag.vectors.tables import table_name
+
+    started = time.perf_counter()
+    report = TableMirror(location(uri, options), table_name("fake-512"), directory, 2.0).sync()
+    return {"seconds": round(time.perf_counter() - started, 2), "files": report.fetched,
+            "mib": round(report.fetched_bytes / 2**20, 1)}
+
+
+def _kinds(requests: list) -> tuple[str, str]:
+    """Median requests per question in total and by kind."""
+    from bench.common import median
+
+    counts = [summary(req) for _, req in requests]
+    kinds = sorted({k for c in counts for k in c})
+    per_kind = ", ".join(f"{k} {median([c.get(k, 0) for c in counts]):.0f}" for k in kinds) or "–"
+    return f"{median([sum(c.values()) for c in counts]):.0f}", per_kind
+
+
+def render(rows: int, results: dict, consistency: float, machine_text: str, load: str, copy: dict) -> str:
     from bench.common import median, ms, percentile, table
 
     lines = []
     for phase in PHASES:
         local = [s for s, _ in results["local"][phase]]
-        s3 = [s for s, _ in results["s3"][phase]]
-        counts = [summary(req) for _, req in results["s3_counted"][phase]]
-        kinds = sorted({k for c in counts for k in c})
-        per_kind = ", ".join(f"{k} {median([c.get(k, 0) for c in counts]):.0f}" for k in kinds)
-        lines.append([phase, str(len(s3)), ms(median(local)), ms(median(s3)), f"{median(s3) / median(local):.1f}×",
-                      ms(percentile(s3, 95)), f"{median([sum(c.values()) for c in counts]):.0f}", per_kind])
+        for name, label in (("s3", "S3"), ("mirror", "S3, local mirror")):
+            s3 = [s for s, _ in results[name][phase]]
+            lines.append([phase, label, str(len(s3)), ms(median(local)), ms(median(s3)),
+                          f"{median(s3) / median(local):.1f}×", ms(percentile(s3, 95)),
+                          *_kinds(results[f"{name}_counted"][phase])])
     return (f"## Requests per question on S3 (SeaweedFS) vs a local directory, {rows:,} synthetic chunks\n\n"
             f"{machine_text}\n\nLoad average at the end: {load}. Hybrid `build_context`, question vector passed in; "
             f"readers at LANCEDB_READ_CONSISTENCY_SECONDS = {consistency:g} s; the app's indexes (full-text, "
-            "IVF_SQ, area BITMAP). Times without the proxy; requests counted in a second pass of the same "
-            "phases through a proxy between LanceDB and SeaweedFS (medians per question).\n\n"
-            + table(["phase", "questions", "local ms", "S3 ms", "S3 / local", "S3 p95 ms", "S3 requests",
+            "IVF_SQ, area BITMAP). \"S3\": reads from the store; \"local mirror\": what a web process does "
+            "(`irisrag.vectors.mirror`: a local copy kept current by a sync thread every interval). Times without "
+            "the proxy; requests counted in a second pass of the same phases through a proxy between LanceDB and "
+            "SeaweedFS (medians per question; the mirror's background LIST and downloads are counted when they "
+            f"fall within a question). The first copy into an empty mirror: {copy['seconds']} s, {copy['files']} "
+            f"files, {copy['mib']} MiB.\n\n"
+            + table(["phase", "reads from", "questions", "local ms", "ms", "× local", "p95 ms", "S3 requests",
                      "by kind"], lines) + "\n")
 
 

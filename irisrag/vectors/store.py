@@ -75,9 +75,9 @@ from lancedb.query import MatchQuery
 from irisrag.errors import EmbedderMismatch, EmbeddingError
 from irisrag.i18n import N_
 from irisrag.vectors import index as upkeep
+from irisrag.vectors.index import FTS_LANGUAGES, IndexPolicy, Maintenance  # noqa: F401  (public here too)
 from irisrag.vectors.mirror import TableMirror
 from irisrag.vectors.objectstore import location
-from irisrag.vectors.index import FTS_LANGUAGES, IndexPolicy, Maintenance  # noqa: F401  (public here too)
 from irisrag.vectors.searchtext import SearchText
 from irisrag.vectors.staging import StagedReplacement, Visibility, forget_document, purge_hidden, settle_all
 from irisrag.vectors.staging import read as staged_read
@@ -209,14 +209,15 @@ class VectorStore:
                 self._marked = has_boilerplate(table)
             return self._table
 
-    def read_from_mirror(self, directory: Path) -> None:
+    def read_from_mirror(self, directory: Path) -> TableMirror | None:
         """Read from a local copy of an object store's table, kept current (``irisrag.vectors.mirror``).
 
-        For web processes; nothing for a local directory. Writes still go to the store.
+        For web processes; nothing (None) for a local directory. Writes still go to the store.
         """
         if "://" in self.uri and self._mirror is None:
             source = location(self.uri, self._storage_options)
             self._mirror = TableMirror(source, self.table_name, directory, self._interval).start()
+        return self._mirror
 
     def _reader(self) -> Any:
         """The table to read: the mirror while it is fresh, else the store's (None before the first write)."""
