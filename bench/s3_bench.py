@@ -43,10 +43,18 @@ def words_of(embedder):
     return WordVectors(embedder.embed_documents)
 
 
-def _stores(uri: str, embedder, options: dict | None, consistency: float | None):
+MIRRORS: list = []   # the mirrors' sync threads, stopped at the end
+
+
+def _stores(uri: str, embedder, options: dict | None, consistency: float | None, mirror: Path | None = None):
+    """A store as a worker (consistency None) or a web process reads it; ``mirror``: its local copy's folder."""
     from irisrag.vectors.store import VectorStore
 
-    return VectorStore(uri, embedder.key, embedder.dim, read_consistency_seconds=consistency, storage_options=options)
+    store = VectorStore(uri, embedder.key, embedder.dim, read_consistency_seconds=consistency, storage_options=options)
+    if mirror is not None:
+        MIRRORS.append(store.read_from_mirror(mirror))
+        MIRRORS[-1].wait_first_sync()   # what the web process's warm-up waits for
+    return store
 
 
 def _ask(store, embedder, settings, question: str, vector: np.ndarray) -> float:
@@ -86,15 +94,16 @@ def _after_import(stores: dict, writers: dict, embedder, settings, questions, qv
     return out
 
 
-def _measure(uris: dict, options: dict, embedder, settings, questions, qvecs, consistency: float) -> dict:
-    stores = {name: _stores(uri, embedder, options[name], consistency) for name, uri in uris.items()}
+def _measure(uris: dict, options: dict, embedder, settings, questions, qvecs, consistency: float,
+             mirrors: dict) -> dict:
+    stores = {name: _stores(uri, embedder, options[name], consistency, mirrors.get(name)) for name, uri in uris.items()}
     writers = {name: _stores(uri, embedder, options[name], None) for name, uri in uris.items()}
     result = {name: {"steady": [], "new_process": []} for name in uris}
     for name in uris:  # warm this process (tokenizers, code paths) so the first round is not unfair
         _ask(stores[name], embedder, settings, questions[0], qvecs[0])
     for r in range(NEW_PROCESS_ROUNDS):  # a new web process: fresh connection, its first question
         for name in (list(uris) if r % 2 == 0 else list(reversed(uris))):
-            fresh = _stores(uris[name], embedder, options[name], consistency)
+            fresh = _stores(uris[name], embedder, options[name], consistency, mirrors.get(name))
             result[name]["new_process"].append(_ask(fresh, embedder, settings, questions[r + 1], qvecs[r + 1]))
     for n, (question, vector) in enumerate(zip(questions, qvecs, strict=True)):
         for name in (list(uris) if n % 2 == 0 else list(reversed(uris))):
@@ -108,9 +117,11 @@ def _measure(uris: dict, options: dict, embedder, settings, questions, qvecs, co
 
 
 def _row(label: str, values: dict, key: str) -> list[str]:
-    local, s3 = values["local"][key], values["s3"][key]
-    ratio = median(s3) / median(local) if median(local) else float("nan")
-    return [label, ms(median(local)), ms(median(s3)), f"{ratio:.1f}x", ms(percentile(s3, 95))]
+    local, cells = values["local"][key], []
+    for name in ("s3", "mirror"):
+        ratio = median(values[name][key]) / median(local) if median(local) else float("nan")
+        cells += [ms(median(values[name][key])), f"{ratio:.1f}x", ms(percentile(values[name][key], 95))]
+    return [label, ms(median(local)), *cells]
 
 
 def run(quick: bool, sizes: list[int] | None = None, queries: int | None = None) -> str:
@@ -141,11 +152,16 @@ def run(quick: bool, sizes: list[int] | None = None, queries: int | None = None)
             options = {"local": None, "s3": server.storage_options()}
             builds = {name: _build(f"{label} {name}", uris[name], options[name], embedder, docs, vectors, size,
                                    min_rows) for name in uris}
-            log(f"{label}: measuring {len(questions) - context_bench.WARMUP} questions on both")
-            values = _measure(uris, options, embedder, settings, questions, qvecs, consistency)
+            builds["mirror"] = _first_copy(uris["s3"], options["s3"], embedder, tmp / f"mirror-{label}")
+            uris["mirror"], options["mirror"] = uris["s3"], options["s3"]   # the same table, read from a local copy
+            log(f"{label}: measuring {len(questions) - context_bench.WARMUP} questions on all three")
+            values = _measure(uris, options, embedder, settings, questions, qvecs, consistency,
+                              {"mirror": tmp / f"mirror-{label}"})
             raw["results"][label], raw["builds"][label] = values, builds
             sections.append(_report(label, size, min_rows, builds, values, consistency))
     finally:
+        while MIRRORS:
+            MIRRORS.pop().stop()
         server.stop()
         import shutil
 
@@ -159,6 +175,17 @@ def run(quick: bool, sizes: list[int] | None = None, queries: int | None = None)
     return report
 
 
+def _first_copy(uri: str, options: dict, embedder, directory: Path) -> dict:
+    """The mirror's first copy of the table into an empty folder (a new web machine)."""
+    from irisrag.vectors.mirror import TableMirror
+    from irisrag.vectors.objectstore import location
+    from irisrag.vectors.tables import table_name
+
+    started = time.perf_counter()
+    report = TableMirror(location(uri, options), table_name(embedder.key), directory, 2.0).sync()
+    return {"copy_s": time.perf_counter() - started, "files": report.fetched, "mib": report.fetched_bytes / 2**20}
+
+
 def _report(label: str, size: int, min_rows: int, builds: dict, values: dict, consistency: float) -> str:
     index = "IVF_SQ vector index + full-text index" if size >= min_rows else "full-text index, exact vector search"
     rows = [
@@ -169,8 +196,12 @@ def _report(label: str, size: int, min_rows: int, builds: dict, values: dict, co
         _row("the import's commit (one document)", values, "commit"),
     ]
     write = [[name, f"{b['write_s']:.0f} s", f"{b['compact_s']:.0f} s", f"{b['fts_s']:.0f} s",
-              f"{b.get('index_s', 0):.0f} s"] for name, b in builds.items()]
+              f"{b.get('index_s', 0):.0f} s"] for name, b in builds.items() if name != "mirror"]
+    copy = builds["mirror"]
     return (f"### {label} chunks ({index})\n\n"
-            + table(["", "local median", "S3 median", "S3 / local", "S3 p95"], rows)
+            + table(["", "local median", "S3 median", "S3 / local", "S3 p95", "S3 + local mirror median",
+                     "mirror / local", "mirror p95"], rows)
             + "\n\nBuilding the table:\n\n"
-            + table(["store", "write", "compact", "full-text index", "vector index"], write))
+            + table(["store", "write", "compact", "full-text index", "vector index"], write)
+            + f"\n\nThe mirror's first copy into an empty folder: {copy['copy_s']:.1f} s, {copy['files']} files, "
+            f"{copy['mib']:.0f} MiB.")

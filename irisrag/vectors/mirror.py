@@ -7,7 +7,7 @@ deletion files, index files, transaction files and the manifests in ``_versions/
 added (a new version) or deleted (compaction and version cleanup). So a process can read a
 local copy of the table's directory and keep it current by downloading the files it lacks.
 
-``TableMirror.sync`` (every ``interval`` seconds in a daemon thread, and at once after this
+``TableMirror.sync`` (every half ``interval`` in a daemon thread, and at once after this
 process wrote to the table):
 
 1. LIST the table's prefix on the store (one request when nothing changed);
@@ -22,9 +22,10 @@ so one process downloads a file and the others find it there. ``latest_version_h
 the one file Lance rewrites in place; it is not copied (Lance then lists ``_versions/``).
 
 Reads use the mirror only while it is fresh: its last completed sync began less than
-``2 × interval`` ago, and nothing was written through this process since (``invalidate``).
-Otherwise they go to the store as before, so a stalled or failing mirror costs speed, never
-stale answers beyond that bound. Writers (workers, the CLI, upkeep) keep writing to the store.
+``interval`` ago (LanceDB's own bound for a reader: ``LANCEDB_READ_CONSISTENCY_SECONDS``), and
+nothing was written through this process since (``invalidate``). Otherwise they go to the
+store as before, so a stalled, slow or failing mirror costs speed, never staler answers than
+reading the store. Writers (workers, the CLI, upkeep) keep writing to the store.
 """
 from __future__ import annotations
 
@@ -149,7 +150,7 @@ class TableMirror:
             except Exception as exc:  # the store is unreachable or a file vanished: reads use the store
                 log.warning("table=%s event=mirror_sync_failed error=%s", self.table_name, exc)
             self._synced_once.set()
-            self._wake.wait(self.interval)
+            self._wake.wait(self.interval / 2)   # fresh for one interval: sync twice in it
             self._wake.clear()
 
     def sync(self) -> SyncReport:
@@ -166,7 +167,7 @@ class TableMirror:
             for name in gone:
                 (self._local / name).unlink(missing_ok=True)
         if generation == self._generation and version is not None:
-            self._fresh_until = began + 2 * self.interval
+            self._fresh_until = began + self.interval
         report = SyncReport(len(missing), sum(remote[name] for name in missing), len(gone), version)
         if missing or gone:
             log.info("table=%s event=mirror_synced fetched=%d bytes=%d removed=%d version=%s", self.table_name,

@@ -80,19 +80,22 @@ def test_the_mirror_answers_exactly_as_the_store_area_filter_included(stores):
 def test_new_and_deleted_documents_reach_the_mirror_within_the_interval(stores):
     writer, _direct, mirrored, mirror = stores
     _write(writer, 40, 1, "neuwort")
-    # One interval until the next sync, plus its download (SeaweedFS on this machine: milliseconds).
-    assert _until(lambda: 40 in _documents(mirrored, [1], "neuwort"), 3 * INTERVAL + 2) < 3 * INTERVAL + 2
-    assert mirrored._reader() is mirror.table()
+    # After one interval the mirror has LISTed since the commit, or it is not read (then the store is).
+    time.sleep(INTERVAL + 0.05)
+    assert 40 in _documents(mirrored, [1], "neuwort")
+    assert 40 not in _documents(mirrored, [2, 3], "neuwort")
     writer.delete_document(40)
-    _until(lambda: 40 not in _documents(mirrored, [1], "neuwort"), 3 * INTERVAL + 2)
+    time.sleep(INTERVAL + 0.05)
+    assert 40 not in _documents(mirrored, [1, 2, 3], "neuwort")
+    _until(lambda: mirrored._reader() is mirror.table() is not None, INTERVAL + 2)   # read locally again
     assert 40 not in _documents(mirrored, [1, 2, 3], "neuwort")
 
 
-def test_a_stalled_mirror_is_not_read_beyond_twice_the_interval(stores):
+def test_a_stalled_mirror_is_not_read_beyond_the_interval(stores):
     writer, direct, mirrored, mirror = stores
     mirror.stop()   # e.g. the store is unreachable from the sync thread
     writer.delete_document(3)
-    time.sleep(2 * INTERVAL + 0.2)
+    time.sleep(INTERVAL + 0.05)
     assert mirror.table() is None and mirrored._reader() is not None   # reads go to the store
     assert 3 not in _documents(mirrored, [1, 2, 3], "wort3")
     assert mirrored.count_by_document() == direct.count_by_document()
@@ -103,7 +106,7 @@ def test_a_write_through_the_reader_is_read_back_at_once(stores):
     mirrored.delete_document(2)   # the admin deletes a document in the web process
     assert mirror.table() is None
     assert 2 not in _documents(mirrored, [1, 2, 3], "wort2")
-    _until(lambda: mirror.table() is not None, 3 * INTERVAL + 2)   # the next sync catches up
+    _until(lambda: mirror.table() is not None, INTERVAL + 2)   # the next sync catches up
     assert 2 not in _documents(mirrored, [1, 2, 3], "wort2")
 
 
@@ -151,13 +154,13 @@ def test_a_web_process_reads_its_mirror_and_sees_a_worker_import(tmp_path, datab
             ids = [document_service.import_upload("Handbook", f"handbuch-{i}.txt", _text(i).encode()).id
                    for i in range(3)]
         assert Counter(d.status for d in _wait(app, ids).values()) == {"done": 3}
-        _until(lambda: _ask(app, key, "stichwort1") == {"handbuch-1.txt"}, 2 * 1.0 + 5)
+        _until(lambda: _ask(app, key, "stichwort1") == {"handbuch-1.txt"}, 30)
         assert mirror.table() is not None and mirror.directory == tmp_path / "instance" / "lancedb-mirror"
         assert any((mirror.directory / f"{comps.store.table_name}.lance" / "data").iterdir())
         with app.app_context(), db.connection_context():
             later = document_service.import_upload("Handbook", "handbuch-3.txt", _text(3).encode()).id
         assert _wait(app, [later])[later].status == "done"
-        _until(lambda: _ask(app, key, "stichwort3") == {"handbuch-3.txt"}, 2 * 1.0 + 5)
+        _until(lambda: _ask(app, key, "stichwort3") == {"handbuch-3.txt"}, 30)
         with app.app_context(), db.connection_context():
             document_service.delete_document(ids[1])   # in this (web) process: read back at once
             assert Counter(d.status for d in Document.select()) == {"done": 3}
