@@ -11,14 +11,16 @@ local copy of the table's directory and keep it current by downloading the files
 process wrote to the table):
 
 1. LIST the table's prefix on the store (one request when nothing changed);
-2. download what is missing locally (by name and size), each to a ``.part`` name and then
-   renamed, the manifests last: a manifest never lies on disk before the files it names;
+2. download what is missing locally (by name, size and the store's modification time, which the
+   copy keeps: a table dropped and made again reuses the manifests' names), each to a ``.part``
+   name and then renamed, the manifests last: a manifest never lies on disk before the files it names;
 3. open the newest local version (a handle that never moves by itself), then
 4. delete the local files the store no longer has (only versions older than upkeep's cleanup
    age refer to them, never the version just opened).
 
-Several processes on one machine may share the directory: a sync holds an exclusive file lock,
-so one process downloads a file and the others find it there. ``latest_version_hint.json`` is
+The copy lies in ``directory/<hash of the store's URI>/<table>.lance``. Several processes on one
+machine may share it: a sync holds an exclusive file lock, so one process downloads a file and
+the others find it there. ``latest_version_hint.json`` is
 the one file Lance rewrites in place; it is not copied (Lance then lists ``_versions/``).
 
 Reads use the mirror only while it is fresh: its last completed sync began less than
@@ -30,6 +32,7 @@ reading the store. Writers (workers, the CLI, upkeep) keep writing to the store.
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import logging
 import os
 import threading
@@ -40,6 +43,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import pyarrow.fs as pafs
 
 from irisrag.vectors.objectstore import Location
 from irisrag.vectors.tables import connect
@@ -64,16 +69,24 @@ class SyncReport:
     version: int | None
 
 
-def _local_files(root: Path) -> dict[str, int]:
-    """Relative path -> size of every file below root; leftover ``.part`` files of a dead sync are deleted."""
-    found: dict[str, int] = {}
+def _remote_files(source: Location, below: str) -> dict[str, tuple[int, int]]:
+    """Relative path -> (size, modification time in ns) of every object below a prefix: one LIST."""
+    selector = pafs.FileSelector(below, recursive=True, allow_not_found=True)
+    return {info.path[len(below) + 1:]: (info.size, info.mtime_ns or 0) for info in source.fs.get_file_info(selector)
+            if info.type == pafs.FileType.File and info.path[len(below) + 1:] not in MUTABLE}
+
+
+def _local_files(root: Path) -> dict[str, tuple[int, int]]:
+    """The same for the copy; leftover ``.part`` files of a dead sync are deleted."""
+    found: dict[str, tuple[int, int]] = {}
     for path in root.rglob("*") if root.is_dir() else ():
         if not path.is_file():
             continue
         if path.name.endswith(PART):
             path.unlink(missing_ok=True)
             continue
-        found[path.relative_to(root).as_posix()] = path.stat().st_size
+        stat = path.stat()
+        found[path.relative_to(root).as_posix()] = (stat.st_size, stat.st_mtime_ns)
     return found
 
 
@@ -100,7 +113,8 @@ class TableMirror:
         self.source, self.table_name, self.directory = source, table_name, Path(directory)
         self.interval = max(float(interval), 0.1)
         self._prefix = f"{table_name}.lance"
-        self._local = self.directory / self._prefix
+        self._root = self.directory / hashlib.sha256(source.uri.encode()).hexdigest()[:16]
+        self._local = self._root / self._prefix
         self._db: Any = None
         self._handle: Any = None
         self._manifests: frozenset[str] = frozenset()
@@ -156,35 +170,35 @@ class TableMirror:
     def sync(self) -> SyncReport:
         """Bring the local copy up to the store's newest version and read that one from now on."""
         generation, began = self._generation, time.monotonic()
-        with _exclusive(self.directory / LOCK):
-            remote = {name: size for name, size in self.source.files(f"{self.source.root}/{self._prefix}")
-                      if name not in MUTABLE}
+        with _exclusive(self._root / LOCK):
+            remote = _remote_files(self.source, f"{self.source.root}/{self._prefix}")
             local = _local_files(self._local)
-            missing = _fetch_order([name for name, size in remote.items() if local.get(name) != size])
-            self._download(missing)
+            missing = _fetch_order([name for name, stamp in remote.items() if local.get(name) != stamp])
+            self._download(missing, remote)
             version = self._reopen(frozenset(name for name in remote if name.startswith(VERSIONS)))
             gone = [name for name in local if name not in remote]
             for name in gone:
                 (self._local / name).unlink(missing_ok=True)
         if generation == self._generation and version is not None:
             self._fresh_until = began + self.interval
-        report = SyncReport(len(missing), sum(remote[name] for name in missing), len(gone), version)
+        report = SyncReport(len(missing), sum(remote[name][0] for name in missing), len(gone), version)
         if missing or gone:
             log.info("table=%s event=mirror_synced fetched=%d bytes=%d removed=%d version=%s", self.table_name,
                      report.fetched, report.fetched_bytes, report.removed, report.version)
         return report
 
-    def _download(self, names: list[str]) -> None:
+    def _download(self, names: list[str], remote: dict[str, tuple[int, int]]) -> None:
         data = [name for name in names if not name.startswith(VERSIONS)]
         with ThreadPoolExecutor(DOWNLOAD_THREADS) as pool:
-            list(pool.map(self._download_one, data))
+            list(pool.map(lambda name: self._download_one(name, remote[name][1]), data))
         for name in names[len(data):]:  # the manifests, after everything they name
-            self._download_one(name)
+            self._download_one(name, remote[name][1])
 
-    def _download_one(self, name: str) -> None:
+    def _download_one(self, name: str, mtime_ns: int) -> None:
         target = self._local / name
         part = target.with_name(target.name + PART)
         self.source.download(f"{self._prefix}/{name}", part)
+        os.utime(part, ns=(mtime_ns, mtime_ns))   # the store's time: a rewritten object differs from its copy
         os.replace(part, target)
 
     def _reopen(self, manifests: frozenset[str]) -> int | None:
@@ -194,6 +208,6 @@ class TableMirror:
             return None
         if self._handle is None or manifests != self._manifests:
             if self._db is None:
-                self._db = connect(str(self.directory))  # no consistency interval: the handle moves only here
+                self._db = connect(str(self._root))  # no consistency interval: the handle moves only here
             self._handle, self._manifests = self._db.open_table(self.table_name), manifests
         return self._handle.version

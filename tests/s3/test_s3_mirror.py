@@ -121,7 +121,8 @@ def test_sync_fetches_what_is_missing_and_drops_what_the_store_dropped(local_s3,
     source = location(s3_uri, local_s3.storage_options())
     first = TableMirror(source, writer.table_name, tmp_path, INTERVAL)
     report = first.sync()
-    local = tmp_path / f"{writer.table_name}.lance"
+    local = first._local
+    assert local.parent.parent == tmp_path   # below a folder of the store's URI
     remote = {name for name, _size in source.files(f"{source.root}/{writer.table_name}.lance")}
     copied = remote - MUTABLE   # the version hint Lance rewrites in place (where it writes one) is not copied
     assert report.fetched == len(copied) > 5 and report.version == writer.version()
@@ -136,6 +137,14 @@ def test_sync_fetches_what_is_missing_and_drops_what_the_store_dropped(local_s3,
     remote = {name for name, _size in source.files(f"{source.root}/{writer.table_name}.lance")}
     assert _files(local) == remote - MUTABLE
     assert first.table().count_rows() == writer.count()
+    # An object written again under the same name and size (a table dropped and made again reuses
+    # the manifests' names): its new modification time fetches it again.
+    name = next(n for n in sorted(remote) if n.startswith("_transactions/"))
+    size = (local / name).stat().st_size
+    time.sleep(1.1)   # S3 keeps seconds
+    with source.fs.open_output_stream(f"{source.root}/{writer.table_name}.lance/{name}") as out:
+        out.write(b"x" * size)
+    assert first.sync().fetched == 1 and (local / name).read_bytes() == b"x" * size
     writer.drop()
     assert first.sync().version is None and first.table() is None and not _files(local)
 
@@ -156,7 +165,7 @@ def test_a_web_process_reads_its_mirror_and_sees_a_worker_import(tmp_path, datab
         assert Counter(d.status for d in _wait(app, ids).values()) == {"done": 3}
         _until(lambda: _ask(app, key, "stichwort1") == {"handbuch-1.txt"}, 30)
         assert mirror.table() is not None and mirror.directory == tmp_path / "instance" / "lancedb-mirror"
-        assert any((mirror.directory / f"{comps.store.table_name}.lance" / "data").iterdir())
+        assert any((mirror._local / "data").iterdir()) and mirror._local.is_relative_to(mirror.directory)
         with app.app_context(), db.connection_context():
             later = document_service.import_upload("Handbook", "handbuch-3.txt", _text(3).encode()).id
         assert _wait(app, [later])[later].status == "done"
