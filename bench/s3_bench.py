@@ -6,7 +6,11 @@ the vector index when the size reaches VECTOR_INDEX_MIN_ROWS). Real SciFact chun
 vectors (the quick set, 2,000 chunks) are repeated with noise up to the size, as in the
 context benchmark. Readers use the web processes' ``LANCEDB_READ_CONSISTENCY_SECONDS``.
 
-Measured per backend, interleaved question by question (the order alternates):
+Three readers: the local directory, S3 read directly, and S3 read through the local mirror a
+web process keeps (``irisrag.vectors.mirror``: the same S3 table, copied to a local folder and
+kept current by a sync thread; the first copy into an empty folder is timed separately).
+
+Measured per reader, interleaved question by question (the order alternates):
 
 * steady state: hybrid ``build_context`` (the app's default mode) with the question's vector
   passed in (the embedding costs the same on both);
