@@ -20,7 +20,9 @@ process wrote to the table):
 
 The copy lies in ``directory/<hash of the store's URI>/<table>.lance``. Several processes on one
 machine may share it: a sync holds an exclusive file lock, so one process downloads a file and
-the others find it there. ``latest_version_hint.json`` is
+the others find it there, and a process whose turn comes less than half an interval after
+another's LIST reuses that LIST (``.listed``): a machine LISTs about twice an interval, however
+many web processes it runs. ``latest_version_hint.json`` is
 the one file Lance rewrites in place; it is not copied (Lance then lists ``_versions/``).
 
 Reads use the mirror only while it is fresh: its last completed sync began less than
@@ -55,6 +57,7 @@ VERSIONS = "_versions/"
 MUTABLE = {"_versions/latest_version_hint.json"}   # rewritten in place by Lance: never copied
 PART = ".part"
 LOCK = ".lock"
+LISTED = ".listed"   # when this machine's last complete sync LISTed (wall clock), for the other processes
 DOWNLOAD_THREADS = 8
 FIRST_SYNC_WAIT_SECONDS = 600.0       # the warm-up waits this long at most for the first copy
 
@@ -67,6 +70,7 @@ class SyncReport:
     fetched_bytes: int
     removed: int
     version: int | None
+    listed: bool = True   # False: another process's LIST of the last half interval was reused
 
 
 def _remote_files(source: Location, below: str) -> dict[str, tuple[int, int]]:
@@ -88,6 +92,12 @@ def _local_files(root: Path) -> dict[str, tuple[int, int]]:
         stat = path.stat()
         found[path.relative_to(root).as_posix()] = (stat.st_size, stat.st_mtime_ns)
     return found
+
+
+def _manifests(table: Path) -> frozenset[str]:
+    """The manifests of the copy (what another process's sync left), as names below the table."""
+    folder = table / VERSIONS
+    return frozenset(f"{VERSIONS}{p.name}" for p in folder.glob("*.manifest")) if folder.is_dir() else frozenset()
 
 
 def _fetch_order(names: list[str]) -> list[str]:
@@ -120,6 +130,7 @@ class TableMirror:
         self._manifests: frozenset[str] = frozenset()
         self._fresh_until = 0.0
         self._generation = 0
+        self._written_at = 0.0
         self._wake = threading.Event()
         self._synced_once = threading.Event()
         self._stopped = threading.Event()
@@ -134,6 +145,7 @@ class TableMirror:
 
     def invalidate(self) -> None:
         """This process wrote to the store: read the store until a sync that began after it completes."""
+        self._written_at = time.time()
         self._generation += 1
         self._fresh_until = 0.0
         self._wake.set()
@@ -168,19 +180,44 @@ class TableMirror:
             self._wake.clear()
 
     def sync(self) -> SyncReport:
-        """Bring the local copy up to the store's newest version and read that one from now on."""
-        generation, began = self._generation, time.monotonic()
+        """Bring the local copy up to the store's newest version and read that one from now on.
+
+        A LIST another process of this machine made less than half an interval ago, and after
+        this process last wrote, is reused: that process held the lock until its copy was complete.
+        """
+        generation = self._generation
         with _exclusive(self._root / LOCK):
-            remote = _remote_files(self.source, f"{self.source.root}/{self._prefix}")
-            local = _local_files(self._local)
-            missing = _fetch_order([name for name, stamp in remote.items() if local.get(name) != stamp])
-            self._download(missing, remote)
-            version = self._reopen(frozenset(name for name in remote if name.startswith(VERSIONS)))
-            gone = [name for name in local if name not in remote]
-            for name in gone:
-                (self._local / name).unlink(missing_ok=True)
-        if generation == self._generation and version is not None:
+            age = self._shared_list_age()
+            if age is None:
+                began, listed = time.monotonic(), time.time()
+                report = self._copy()
+                (self._root / LISTED).write_text(repr(listed))
+            else:
+                began = time.monotonic() - age
+                report = SyncReport(0, 0, 0, self._reopen(_manifests(self._local)), listed=False)
+        if generation == self._generation and report.version is not None:
             self._fresh_until = began + self.interval
+        return report
+
+    def _shared_list_age(self) -> float | None:
+        """Seconds since this machine's last LIST when it can be reused, else None."""
+        try:
+            listed = float((self._root / LISTED).read_text())
+        except (OSError, ValueError):
+            return None
+        age = time.time() - listed
+        return age if 0 <= age < self.interval / 2 and listed > self._written_at else None
+
+    def _copy(self) -> SyncReport:
+        """LIST, download what is missing, open the newest version, delete what the store dropped."""
+        remote = _remote_files(self.source, f"{self.source.root}/{self._prefix}")
+        local = _local_files(self._local)
+        missing = _fetch_order([name for name, stamp in remote.items() if local.get(name) != stamp])
+        self._download(missing, remote)
+        version = self._reopen(frozenset(name for name in remote if name.startswith(VERSIONS)))
+        gone = [name for name in local if name not in remote]
+        for name in gone:
+            (self._local / name).unlink(missing_ok=True)
         report = SyncReport(len(missing), sum(remote[name][0] for name in missing), len(gone), version)
         if missing or gone:
             log.info("table=%s event=mirror_synced fetched=%d bytes=%d removed=%d version=%s", self.table_name,
@@ -189,8 +226,9 @@ class TableMirror:
 
     def _download(self, names: list[str], remote: dict[str, tuple[int, int]]) -> None:
         data = [name for name in names if not name.startswith(VERSIONS)]
-        with ThreadPoolExecutor(DOWNLOAD_THREADS) as pool:
-            list(pool.map(lambda name: self._download_one(name, remote[name][1]), data))
+        if data:
+            with ThreadPoolExecutor(min(DOWNLOAD_THREADS, len(data))) as pool:
+                list(pool.map(lambda name: self._download_one(name, remote[name][1]), data))
         for name in names[len(data):]:  # the manifests, after everything they name
             self._download_one(name, remote[name][1])
 

@@ -13,7 +13,7 @@ from irisrag import components
 from irisrag.extensions import db
 from irisrag.models import Document
 from irisrag.services.documents import documents as document_service
-from irisrag.vectors.mirror import MUTABLE, TableMirror
+from irisrag.vectors.mirror import MUTABLE, SyncReport, TableMirror
 from irisrag.vectors.objectstore import location
 from irisrag.vectors.store import ChunkIn, VectorStore
 from tests.integration.test_worker import start_worker, stop_worker
@@ -127,13 +127,19 @@ def test_sync_fetches_what_is_missing_and_drops_what_the_store_dropped(local_s3,
     copied = remote - MUTABLE   # the version hint Lance rewrites in place (where it writes one) is not copied
     assert report.fetched == len(copied) > 5 and report.version == writer.version()
     assert _files(local) == copied
-    assert first.sync().fetched == 0   # nothing new: one LIST
-    # A second process on the machine shares the folder: nothing to fetch, the same version.
-    assert TableMirror(source, writer.table_name, tmp_path, INTERVAL).sync() == report.__class__(0, 0, 0, report.version)
+    # A second process on the machine shares the folder and, within half an interval, the LIST.
+    second = TableMirror(source, writer.table_name, tmp_path, 60.0)
+    assert second.sync() == SyncReport(0, 0, 0, report.version, listed=False)
+    assert second.table().version == report.version
+    time.sleep(INTERVAL / 2)
+    assert first.sync() == SyncReport(0, 0, 0, report.version, listed=True)   # nothing new: one LIST
     (local / "data" / "leftover.lance.part").write_bytes(b"half")   # a sync killed mid-download
     writer.compact(drop_old_versions=True)
-    after = first.sync()
-    assert after.removed > 0 and after.version == writer.version()
+    second.invalidate()   # it wrote: a LIST of its own, not the one before its write
+    after = second.sync()
+    assert after.listed and after.removed > 0 and after.version == writer.version()
+    time.sleep(INTERVAL / 2)
+    assert first.sync().version == writer.version()
     remote = {name for name, _size in source.files(f"{source.root}/{writer.table_name}.lance")}
     assert _files(local) == remote - MUTABLE
     assert first.table().count_rows() == writer.count()
@@ -146,6 +152,7 @@ def test_sync_fetches_what_is_missing_and_drops_what_the_store_dropped(local_s3,
         out.write(b"x" * size)
     assert first.sync().fetched == 1 and (local / name).read_bytes() == b"x" * size
     writer.drop()
+    time.sleep(INTERVAL / 2)
     assert first.sync().version is None and first.table() is None and not _files(local)
 
 
