@@ -14,10 +14,10 @@ WHAT is any of ``import context index stream load memory scale`` or ``all`` (the
 - ``html``     HTML extraction per page (the import's path, one lxml parse, trafilatura) vs the embedder
 - ``fork``     what a forked work horse pays for the worker's objects, with and without ``gc.freeze``
 - ``ocr``      OCR character error rate and seconds per page on pages rendered from known text
-- ``s3``       context building with LanceDB on S3 (SeaweedFS) vs a local directory (``--sizes``)
+- ``s3``       context building with LanceDB on S3 (SeaweedFS), directly and through the web's mirror, vs local (``--sizes``)
 - ``sync``     source syncs: pages crawled per minute (delay 0 and 1 s), an unchanged 500-page section's re-sync
 - ``first``    the first question after a restart (gunicorn and worker) vs a warm question
-- ``s3requests`` object-store requests and latency per question, S3 vs local (synthetic table)
+- ``s3requests`` object-store requests and latency per question, S3 and S3 + mirror vs local (synthetic table)
 - ``million``  hybrid context at 1M chunks per vector index layout (IVF_SQ, IVF_PQ, IVF_HNSW_SQ)
 
 Every report is also written to ``bench/out/<name>.md`` (and a timestamped copy with the raw
