@@ -6,6 +6,9 @@ on the first question someone asks. ``start`` does it in a daemon thread right a
 built (``wsgi.py``: each gunicorn worker, after its fork); readiness (``/readyz``) answers
 "warming up" until it is done, so a load balancer sends questions elsewhere meanwhile.
 
+With LanceDB on S3, ``start`` also makes this process read a local mirror of the table
+(``irisrag.vectors.mirror``); the store step waits for its first copy before warming it.
+
 The warm-up asks one probe question through the app's own retriever over every area (no
 reranker, no query expansion: those would call a model), so every reader a real question
 touches is open afterwards. A failed warm-up is logged and reported, never fatal: the first
