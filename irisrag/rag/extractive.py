@@ -53,6 +53,7 @@ SEMANTIC, LEXICAL, RANK, PARTIAL_PENALTY = 1.0, 1.0, 0.15, 0.25
 BUDGET_CHARS = 300  # the budget of the earlier fixed-length answer (bench/tune_extractive.py's baseline)
 SURE_CHARS, UNSURE_CHARS, SURE_GAP = 300, (450, 500), 0.3  # the answer's length from the ranking's confidence
 MIN_UNIT_CHARS = 12
+INFLECTION_MIN_CHARS, INFLECTION_CHARS = 5, 2  # "entpack"/"entpackt" (lexical_share)
 FILL_MIN_CHARS = 60  # the least room worth filling with a shortened unit
 ELSEWHERE_GAP = 0.5  # a unit from another document this far below the best adds nothing (adds_nothing)
 WHOLE = (UNIT_TABLE, UNIT_LIST)  # units shown whole or not at all: a table, a lead-in with its list
@@ -75,11 +76,24 @@ class Scored:
 
 
 def lexical_share(question_terms: frozenset[str], text: str) -> float:
-    """Return the weighted share of the question's terms found in the text (0..1)."""
+    """Return the weighted share of the question's terms found in the text (0..1), inflected forms included."""
     if not question_terms:
         return 0.0
-    found = terms(text) & question_terms
+    words = terms(text)
+    found = {t for t in question_terms if t in words or any(inflected(t, w) for w in words)}
     return sum(map(term_weight, found)) / sum(map(term_weight, question_terms))
+
+
+def inflected(term: str, word: str) -> bool:
+    """Tell whether two normal forms are one word inflected: one the other plus at most ``INFLECTION_CHARS``.
+
+    The stemmer leaves German "-t" verb forms apart ("entpacke" -> entpack, "entpackt" -> entpackt:
+    lexical.py's known gaps), so "Wie entpacke ich ...?" did not find "-x, --extract entpackt Dateien".
+    Both forms must have ``INFLECTION_MIN_CHARS``, so short words ("port", "tag") never match longer ones.
+    """
+    short, long = sorted((term, word), key=len)
+    return (len(short) >= INFLECTION_MIN_CHARS and 0 < len(long) - len(short) <= INFLECTION_CHARS
+            and long.startswith(short))
 
 
 def semantic(question: str, texts: list[str], embedder: Embedder | None) -> np.ndarray:

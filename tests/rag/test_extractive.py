@@ -11,6 +11,8 @@ from irisrag.rag.extractive import (
     Scored,
     adaptive_budget,
     adds_nothing,
+    inflected,
+    lexical_share,
     candidates,
     compose,
     highlighter,
@@ -199,3 +201,11 @@ def test_a_clearly_weaker_unit_from_another_document_is_not_appended():
     elsewhere_close = Scored(Unit("Das Protokoll liegt auch im Journal.", "sentence", 0), 3, 1.4, 3)
     chosen = [s for s, _ in select([best, elsewhere_close, same_document, elsewhere_weak], 500)]
     assert chosen == [best, elsewhere_close, same_document]
+
+
+def test_inflected_forms_of_one_word_count_as_the_question_term():
+    question = terms("Wie entpacke ich Dateien aus einem Archiv?")
+    assert lexical_share(question, "-x, --extract entpackt Dateien aus einem Archiv.") == 1.0
+    assert inflected("entpack", "entpackt") and inflected("speichert", "speicher")
+    assert not inflected("port", "ports")  # too short to tell
+    assert not inflected("passwort", "passwortmanag")  # a compound, not an inflection
