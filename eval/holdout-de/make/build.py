@@ -37,7 +37,7 @@ def statutes_docx() -> None:
     table = document.add_table(rows=0, cols=3)
     for row in satzung.FEES:
         cells = table.add_row().cells
-        for cell, value in zip(cells, row):
+        for cell, value in zip(cells, row, strict=True):
             cell.text = value
     document.save(DOCS / "weserwelle-satzung.docx")
 
