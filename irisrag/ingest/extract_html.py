@@ -142,7 +142,9 @@ def docbook_text(html: str) -> str | None:
     trafilatura drops DocBook's headings: the ``div.titlepage`` around each as boilerplate,
     and every heading of a page whose lists nest. DocBook output is clean documentation
     with its navigation in known divs, so it is converted here without trafilatura: the
-    navigation and table of contents are left out, headings become Markdown headings.
+    navigation and table of contents are left out, headings become Markdown headings and list
+    items Markdown items (``- ``): without the mark a short item ("MSS = "MTU - 40" bei IPv4")
+    read as a title and never became answer text, nor stayed with its lead-in.
     """
     if "titlepage" not in html:
         return None
@@ -152,6 +154,8 @@ def docbook_text(html: str) -> str | None:
     for name in ("navheader", "navfooter", "toc", "list-of-tables", "list-of-figures"):
         for element in root.xpath(_HAS_CLASS.format(name)):
             element.drop_tree()
+    for item in root.iter("li"):  # a list item stays one: "- " as in Markdown, not a lone line read as a title
+        item.text = "- " + (item.text or "").lstrip()
     for heading in root.iter("h1", "h2", "h3", "h4", "h5", "h6"):
         title = " ".join(heading.text_content().split())
         for child in list(heading):

@@ -6,6 +6,13 @@ Nesting deeper than ``MAX_DEPTH`` is kept as compact JSON text. A ``.json`` file
 no array of objects (a settings object, a single value) stays plain text, as before; one
 larger than ``MAX_JSON_BYTES`` too (parsed whole, it would take many times its size in
 memory). JSON Lines (``.jsonl``, or a ``.json`` file of one object a line) stream line by line.
+
+The other top-level fields beside the array, and a settings object whose values include
+objects (a nested configuration), become one record per section (``section_records``): each
+top-level object a record of its own, named ``<file> · <key>``, and the plain top-level values
+one record named after the file. As one record of every field, a question about one section
+("Wer ist für den Wiederherstellungstest verantwortlich?") was answered with all of them, and
+a record of 30 fields was too long to show (eval/holdout-de, backup-konfiguration.json).
 """
 from __future__ import annotations
 
@@ -22,6 +29,7 @@ from irisrag.ingest.text_encoding import detect_encoding
 
 MAX_JSON_BYTES = 16 << 20
 MAX_DEPTH = 8
+SECTION_SEPARATOR = " · "
 MALFORMED = N_("The JSON file is not valid JSON (line %(line)s, column %(column)s).")
 MALFORMED_LINE = N_("Line %(line)s of the JSON Lines file is not a valid JSON object.")
 
@@ -93,14 +101,30 @@ def json_pages(path: Path, text_page) -> Iterator[Page]:
     yield from _document_pages(path, data, text_page)
 
 
+def section_records(stem: str, data: dict) -> list[Record]:
+    """Return an object's sections as records: the plain top-level values first, then one per nested object."""
+    plain = {key: value for key, value in data.items() if not isinstance(value, dict)}
+    records = [object_record(stem, plain) if plain else None]
+    records += [object_record(f"{stem}{SECTION_SEPARATOR}{key}", value) for key, value in data.items()
+                if isinstance(value, dict)]
+    return [record for record in records if record is not None]
+
+
+def _nested_settings(data: object) -> bool:
+    return isinstance(data, dict) and any(isinstance(value, dict) for value in data.values())
+
+
 def _document_pages(path: Path, data: object, text_page) -> Iterator[Page]:
     found = find_table(data, path.stem)
     if found is None:
-        yield text_page()
+        if _nested_settings(data):
+            yield from record_pages(iter(section_records(path.stem, data)))
+        else:
+            yield text_page()
         return
     table, items, rest = found
-    if rest and (record := object_record(path.stem, rest)) is not None:
-        yield from record_pages(iter([record]))
+    if rest:
+        yield from record_pages(iter(section_records(path.stem, rest)))
     records = (r for r in (object_record(table, item) for item in items[:MAX_RECORDS]) if r is not None)
     yield from record_pages(records)
 

@@ -212,7 +212,7 @@ class WordVectors:
         return self._cache[word]
 
 
-def _content_words(text: str) -> dict[str, str]:
+def content_words(text: str) -> dict[str, str]:
     """Map each content word of a text (3+ letters, no stop word, no digit) to its normal form.
 
     A word with a digit is a number, a version or an identifier ("stichwort5", "v3"): it must
@@ -238,7 +238,7 @@ def _has_digit(word: str) -> bool:
 def unknown_words(question: str, known_terms: Iterable[frozenset[str]]) -> list[str]:
     """The question's content words whose normal form no candidate holds."""
     known = frozenset().union(*known_terms)
-    return [w for w, form in _content_words(question).items() if form not in known]
+    return [w for w, form in content_words(question).items() if form not in known]
 
 
 def _phrases(text: str) -> set[str]:
@@ -268,10 +268,10 @@ def bridge(question: str, unknown: Sequence[str], dense: Sequence[Hit], settings
     """
     if not settings.enabled or not unknown or not dense:
         return Bridge()
-    question_forms = set(_content_words(question).values())
+    question_forms = set(content_words(question).values())
     pool: dict[str, str] = {}
     for hit in dense[: settings.chunks]:
-        pool.update(_content_words(hit.text))
+        pool.update(content_words(hit.text))
     if vectors is None:
         raise ValueError("the term bridge needs word vectors (Components.word_vectors)")
     embed = vectors

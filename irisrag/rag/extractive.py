@@ -53,7 +53,9 @@ SEMANTIC, LEXICAL, RANK, PARTIAL_PENALTY = 1.0, 1.0, 0.15, 0.25
 BUDGET_CHARS = 300  # the budget of the earlier fixed-length answer (bench/tune_extractive.py's baseline)
 SURE_CHARS, UNSURE_CHARS, SURE_GAP = 300, (450, 500), 0.3  # the answer's length from the ranking's confidence
 MIN_UNIT_CHARS = 12
+INFLECTION_MIN_CHARS, INFLECTION_CHARS = 5, 2  # "entpack"/"entpackt" (lexical_share)
 FILL_MIN_CHARS = 60  # the least room worth filling with a shortened unit
+ELSEWHERE_GAP = 0.5  # a unit from another document this far below the best adds nothing (adds_nothing)
 WHOLE = (UNIT_TABLE, UNIT_LIST)  # units shown whole or not at all: a table, a lead-in with its list
 
 
@@ -70,14 +72,28 @@ class Scored:
     unit: Unit
     position: int
     score: float
+    document: int = 0
 
 
 def lexical_share(question_terms: frozenset[str], text: str) -> float:
-    """Return the weighted share of the question's terms found in the text (0..1)."""
+    """Return the weighted share of the question's terms found in the text (0..1), inflected forms included."""
     if not question_terms:
         return 0.0
-    found = terms(text) & question_terms
+    words = terms(text)
+    found = {t for t in question_terms if t in words or any(inflected(t, w) for w in words)}
     return sum(map(term_weight, found)) / sum(map(term_weight, question_terms))
+
+
+def inflected(term: str, word: str) -> bool:
+    """Tell whether two normal forms are one word inflected: one the other plus at most ``INFLECTION_CHARS``.
+
+    The stemmer leaves German "-t" verb forms apart ("entpacke" -> entpack, "entpackt" -> entpackt:
+    lexical.py's known gaps), so "Wie entpacke ich ...?" did not find "-x, --extract entpackt Dateien".
+    Both forms must have ``INFLECTION_MIN_CHARS``, so short words ("port", "tag") never match longer ones.
+    """
+    short, long = sorted((term, word), key=len)
+    return (len(short) >= INFLECTION_MIN_CHARS and 0 < len(long) - len(short) <= INFLECTION_CHARS
+            and long.startswith(short))
 
 
 def semantic(question: str, texts: list[str], embedder: Embedder | None) -> np.ndarray:
@@ -184,10 +200,11 @@ def score_units(question: str, context: Context, embedder: Embedder | None) -> l
     question_terms = context.terms or terms(question)
     similarity = semantic(question, [u.text for u, _ in found], embedder)
     kinds = span_kinds.asked_kinds(question)
+    documents = {chunk.position: chunk.hit.document_id for chunk in context.chunks}
     scored = [
         Scored(unit, position, float(SEMANTIC * sim + LEXICAL * lexical_share(question_terms, unit.text)
                                      + RANK / position - (PARTIAL_PENALTY if unit.partial else 0.0)
-                                     + span_kinds.bonus(kinds, unit.text)))
+                                     + span_kinds.bonus(kinds, unit.text)), documents.get(position, 0))
         for (unit, position), sim in zip(found, similarity, strict=True)
     ]
     return sorted(scored, key=lambda s: -s.score)
@@ -230,10 +247,13 @@ def select(scored: Sequence[Scored], budget: int = BUDGET_CHARS) -> list[tuple[S
     The first unit is always taken (shortened to the budget if longer). Units that fit are
     taken whole; once the next one does not fit, it is taken shortened to what is left
     around the question's terms when at least ``FILL_MIN_CHARS`` remain, and selection ends.
+    A unit that adds nothing is passed over (``adds_nothing``).
     """
     chosen: list[tuple[Scored, int]] = []
     used = 0
     for item in scored:
+        if chosen and adds_nothing(item, [c for c, _ in chosen]):
+            continue
         size = len(item.unit.text) + 5
         room = budget - used
         if chosen and size > room:
@@ -246,6 +266,27 @@ def select(scored: Sequence[Scored], budget: int = BUDGET_CHARS) -> list[tuple[S
         if used >= budget * 0.8 and budget - used < FILL_MIN_CHARS + 5:
             break
     return chosen
+
+
+def _flat(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+def adds_nothing(item: Scored, chosen: Sequence[Scored]) -> bool:
+    """Tell whether a unit would add nothing to the units chosen so far.
+
+    It repeats one of them (the one's words inside the other's: the same sentence alone and in
+    its paragraph, from the PDF and the HTML copy of a handbook), or it comes from another
+    document than the best unit and scores ``ELSEWHERE_GAP`` or more below it: the best unit clearly
+    answers, and a much weaker unit from elsewhere only distracts (a ``journalctl -f`` line after
+    the configuration record that names the log file, eval/real-de cfg-06, 0.83 below). A unit from
+    elsewhere closer than that often says the same in other words (the handbook's "9:30 Uhr"
+    after the configuration's "09:30", 0.36 below) and stays.
+    """
+    best, words = chosen[0], _flat(item.unit.text)
+    if any(words in _flat(c.unit.text) or _flat(c.unit.text) in words for c in chosen):
+        return True
+    return item.document != best.document and best.score - item.score >= ELSEWHERE_GAP
 
 
 def _line(item: Scored, text: str) -> str:

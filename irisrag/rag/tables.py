@@ -21,7 +21,8 @@ from __future__ import annotations
 import re
 
 _RULE = re.compile(r"^[|+]?[-=+|: ]*-{3,}[-=+|: ]*$")
-_LABEL = re.compile(r"^[^\W\d_][^\d/|]{0,40}$")
+_LABEL = re.compile(r"^[^\W\d_][^\d|]{0,40}$")
+_PATH = re.compile(r"[/~][\w.-]*/")  # "/etc/passwd", "~/.ssh": a value, while "Netzmaske /Bits" is a label
 ROW_JOIN = " – "
 
 
@@ -85,6 +86,10 @@ def _merge(group: list[str], columns: int) -> list[str]:
     return cells
 
 
+def _label(cell: str) -> bool:
+    return bool(_LABEL.match(cell)) and not _PATH.search(cell) and len(cell.split()) <= 3
+
+
 def rows(text: str) -> tuple[list[list[str]], list[str] | None]:
     """Return a table block's rows (cells) and its header (None when it has none)."""
     lines = [line for line in text.splitlines() if line.strip()]
@@ -94,7 +99,7 @@ def rows(text: str) -> tuple[list[list[str]], list[str] | None]:
     groups, ruled_header = _groups(lines)
     found = [cells for cells in (_merge(g, columns) for g in groups) if any(cells)]
     if found and (ruled_header or (not any(map(is_rule, lines)) and len(found) > 1
-                                   and all(_LABEL.match(c) and len(c.split()) <= 3 for c in found[0]))):
+                                   and all(_label(c) for c in found[0]))):
         return found[1:], found[0]
     return found, None
 

@@ -492,6 +492,15 @@ class VectorStore:
             (table.search(MatchQuery("warm", column), query_type="fts").where("area_id >= 0", prefilter=True)
              .select(["document_id"]).limit(1).to_arrow())
 
+    def sample_texts(self, limit: int) -> list[str]:
+        """Return the text of up to ``limit`` stored chunks, in storage order (one scan; the warm-up's word sample)."""
+        table = self._open()
+        if table is None:
+            return []
+        _visible, result = staged_read(table, lambda visible: (
+            table.search().where(visible.where()).select([upkeep.TEXT_COLUMN]).limit(limit).to_arrow()))
+        return [str(text) for text in result.column(upkeep.TEXT_COLUMN).to_pylist()]
+
     def chunks_of(self, document_id: int) -> list[Hit]:
         """Return a document's chunks ordered by chunk index (score 0, rank = position)."""
         table = self._reader()

@@ -120,6 +120,22 @@ def test_json_without_an_array_of_objects_stays_text(tmp_path):
     assert not page.records and page.text == '{"sprache": "de", "werte": [1, 2]}'
 
 
+def test_json_fields_beside_the_array_become_one_record_per_section(tmp_path):
+    path = tmp_path / "backup.json"
+    path.write_text(json.dumps({"version": 3, "server": {"ip": "10.20.0.15", "storage": {"path": "/srv"}},
+                                "jobs": [{"name": "db"}], "notify": {"email": {"to": "it@x.example"}}}))
+    assert [(r.table, r.fields) for r in records(path)] == [
+        ("backup", (("version", "3"),)), ("backup · server", (("ip", "10.20.0.15"), ("storage.path", "/srv"))),
+        ("backup · notify", (("email.to", "it@x.example"),)), ("jobs", (("name", "db"),))]
+
+
+def test_nested_settings_without_an_array_become_section_records(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"restore_test": {"responsible": "Tobias Reimers"}, "mail": {"port": 587}}))
+    assert [(r.table, r.fields) for r in records(path)] == [
+        ("config · restore_test", (("responsible", "Tobias Reimers"),)), ("config · mail", (("port", "587"),))]
+
+
 CATALOGUE = """<?xml version="1.0"?>
 <k:katalog xmlns:k="urn:katalog" stand="2026-01">
   <!-- ein Kommentar -->

@@ -39,6 +39,14 @@ def test_docbook_headings_survive_as_markdown_headings():
         assert navigation not in text
 
 
+def test_docbook_list_items_keep_their_mark():
+    page = ('<html><body><div class="titlepage"><h2>5.5.1. MTU</h2></div><p>Der Zusammenhang ist wie folgt:</p>'
+            '<div class="itemizedlist"><ul><li class="listitem"><p>MSS = "MTU - 40" bei IPv4</p></li>'
+            '<li class="listitem"><p>MSS = "MTU - 60" bei IPv6</p></li></ul></div></body></html>')
+    lines = [line for line in extract_html_text(page).splitlines() if line]
+    assert lines[-3:] == ["Der Zusammenhang ist wie folgt:", '- MSS = "MTU - 40" bei IPv4', '- MSS = "MTU - 60" bei IPv6']
+
+
 def test_the_fixture_docbook_page_keeps_its_heading():
     assert extract(FIXTURES / "sample.html").text.startswith("# Vorwort")
 

@@ -4,14 +4,18 @@ from __future__ import annotations
 from irisrag.embeddings import FakeEmbedder
 from irisrag.rag.extractive import (
     BUDGET_CHARS,
+    ELSEWHERE_GAP,
     SURE_CHARS,
     SURE_GAP,
     UNSURE_CHARS,
     Scored,
     adaptive_budget,
+    adds_nothing,
     candidates,
     compose,
     highlighter,
+    inflected,
+    lexical_share,
     score_units,
     select,
     shorten,
@@ -178,3 +182,30 @@ def test_a_record_is_answered_as_a_small_table_of_its_fields():
     text = compose(context.question, context, None)
     assert text.startswith("| preisliste | |\n|---|---|\n| Artikel | 4712 |") and "| Preis | 349,00 € |" in text
     assert "Preis: " not in text  # never the chunk's raw field lines
+
+
+def test_a_unit_repeating_a_chosen_one_is_passed_over():
+    sentence = "Im Notfall wählen Sie zuerst 112 und danach die interne Notfallnummer 2222 (Pforte)."
+    paragraph = "Arbeitssicherheit und Notfälle " + sentence + " Die Pforte weist den Rettungsdienst ein."
+    other = "Bei Feueralarm verlassen alle das Gebäude über die Fluchtwege."
+    scored = [Scored(Unit(sentence, "sentence", 0), 1, 1.5, 1), Scored(Unit(paragraph, "sentence", 0), 2, 1.4, 2),
+              Scored(Unit(other, "sentence", 1), 1, 1.3, 1)]
+    assert [s.unit.text for s, _ in select(scored, 500)] == [sentence, other]
+    assert adds_nothing(scored[0], [scored[1]])  # the other way round too
+
+
+def test_a_clearly_weaker_unit_from_another_document_is_not_appended():
+    best = Scored(Unit("Das Protokoll steht in /var/log/zeitwerk/zeitwerk.log.", "sentence", 0), 1, 1.5, 1)
+    same_document = Scored(Unit("Es wird täglich rotiert.", "sentence", 1), 1, 1.0, 1)
+    elsewhere_weak = Scored(Unit("journalctl -f verfolgt das Protokoll.", "sentence", 0), 2, 1.5 - ELSEWHERE_GAP, 2)
+    elsewhere_close = Scored(Unit("Das Protokoll liegt auch im Journal.", "sentence", 0), 3, 1.4, 3)
+    chosen = [s for s, _ in select([best, elsewhere_close, same_document, elsewhere_weak], 500)]
+    assert chosen == [best, elsewhere_close, same_document]
+
+
+def test_inflected_forms_of_one_word_count_as_the_question_term():
+    question = terms("Wie entpacke ich Dateien aus einem Archiv?")
+    assert lexical_share(question, "-x, --extract entpackt Dateien aus einem Archiv.") == 1.0
+    assert inflected("entpack", "entpackt") and inflected("speichert", "speicher")
+    assert not inflected("port", "ports")  # too short to tell
+    assert not inflected("passwort", "passwortmanag")  # a compound, not an inflection

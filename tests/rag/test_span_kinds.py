@@ -37,3 +37,11 @@ def test_the_unit_with_the_asked_kind_wins_over_a_similar_one_without_it():
     best = score_units(context.question, context, None)
     assert best[0].unit.text == "Die Kernarbeitszeit beginnt um 9:30 Uhr."
     assert compose(context.question, context, None).startswith("Die Kernarbeitszeit beginnt um 9:30 Uhr. [2]")
+
+
+def test_a_how_to_question_asks_for_a_command():
+    for question in ("Wie entpacke ich Dateien aus einem tar-Archiv?", "Wie kann man den Port angeben?",
+                     "Und wie entsperre ich es wieder?", "How do I unlock a password?"):
+        assert asked_kinds(question) == {"command"}, question
+    for question in ("Wie viele Urlaubstage habe ich?", "Wie lange dauert es?", "Wie heißt die Datei?"):
+        assert "command" not in asked_kinds(question), question

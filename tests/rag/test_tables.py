@@ -49,6 +49,13 @@ def test_markdown_and_html_rows_find_their_header():
     assert rows("/etc/passwd | -rw-r--r-- | root\n/etc/shadow | -rw-r----- | shadow")[1] is None  # data, not labels
 
 
+def test_a_label_with_a_slash_is_a_header_cell_and_a_path_is_not():
+    table = "Klasse | Netzmaske | Netzmaske /Bits\nB | 255.255.0.0 | /16\nC | 255.255.255.0 | /24"
+    assert rows(table) == ([["B", "255.255.0.0", "/16"], ["C", "255.255.255.0", "/24"]],
+                           ["Klasse", "Netzmaske", "Netzmaske /Bits"])
+    assert rows("Konfiguration | ~/.ssh/config\nDaten | Text\nMehr | Text")[1] is None
+
+
 def test_a_row_is_shown_as_a_small_table_with_its_header_or_as_its_cells():
     assert row_text(["a|b", "2"], ["Name", "Wert"]) == "| Name | Wert |\n|---|---|\n| a\\|b | 2 |"
     assert row_text(["System herunterfahren", "", '"systemctl poweroff"'], None) == \

@@ -98,3 +98,19 @@ def test_a_prompt_line_is_the_command_its_lead_in_announces_and_a_lone_lead_in_c
     assert not found[0].partial
     lone = units("Die Datei enthält Folgendes:\n\nNichts weiter.")
     assert lone[0].partial and not lone[1].partial
+
+
+def test_a_numbered_title_with_its_paragraph_below_is_a_heading_and_sentences():
+    text = ("1. Geltungsbereich\nDiese Richtlinie gilt für alle Beschäftigten der Kanzlei. Sie gilt auch für private\n"
+            "Geräte. Verantwortlich ist der IT-Beauftragte Tobias Reimers.\n2. Passwörter\nEin Passwort hat 14 Zeichen.")
+    found = units(text)
+    assert [u.kind for u in found] == ["heading", "sentence", "sentence", "sentence", "item"]
+    assert found[3].text == "Verantwortlich ist der IT-Beauftragte Tobias Reimers."
+    assert found[4].text == "2. Passwörter Ein Passwort hat 14 Zeichen."  # one sentence: still an item
+
+
+def test_numbered_items_that_wrap_or_are_sentences_stay_items():
+    text = "1. Öffnen Sie die Datei\nin einem Editor. Dann speichern.\n2. Starten Sie den Dienst neu.\n3. Apfel\n4. Birne"
+    assert [(u.kind, u.text) for u in units(text)] == [
+        ("item", "1. Öffnen Sie die Datei in einem Editor. Dann speichern."),
+        ("item", "2. Starten Sie den Dienst neu."), ("item", "3. Apfel"), ("item", "4. Birne")]

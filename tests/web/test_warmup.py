@@ -37,10 +37,12 @@ def test_warmup_loads_embedder_table_and_indexes_and_readiness_reports_it(tmp_pa
     assert not thread.is_alive()
     state = warmup.state_of(app)
     assert state.state == warmup.DONE and state.error is None
-    assert set(state.steps) == {"gate", "embedder", "store", "question"}
+    assert set(state.steps) == {"gate", "embedder", "store", "question", "words"}
     comps = app.extensions["irisrag"]
     assert {"embedder", "store", "retriever"} <= set(vars(comps))        # built by the warm-up, not a question
     assert comps.store._table is not None                                 # the table handle is open
+    common = warmup.common_words(comps.store.sample_texts(warmup.WARM_SAMPLE), warmup.WARM_WORDS)
+    assert common and set(common) <= set(comps.retriever.words._cache)   # the bridge's commonest words are embedded
 
     resp = app.test_client().get("/readyz")
     assert resp.status_code == 200 and resp.json["status"] == "ready", resp.json
@@ -141,3 +143,13 @@ def test_wsgi_warms_up_a_served_process_but_not_a_cli_command(tmp_path, database
                               timeout=120, cwd=os.getcwd())
         assert done.returncode == 0, done.stderr[-2000:]
         assert done.stdout.strip().splitlines()[-1] in ((expected, "done") if expected == "running" else (expected,))
+
+
+def test_common_words_are_the_content_words_most_texts_hold():
+    from irisrag.services.operations.warmup import common_words
+
+    texts = ["Der Urlaubsantrag geht an die Personalabteilung.", "Urlaub beantragen Sie im Portal.",
+             "Der Urlaubsantrag braucht zwei Wochen.", "Version 3 des Portals"]
+    assert common_words(texts, 1) == ["Urlaubsantrag"]                  # in two texts, every other word in one
+    words = common_words(texts, 50)
+    assert "Portal" in words and "3" not in words and "Der" not in words and "die" not in words   # no numbers, no stop words
