@@ -77,7 +77,14 @@ def _remote_files(source: Location, below: str) -> dict[str, tuple[int, int]]:
     """Relative path -> (size, modification time in ns) of every object below a prefix: one LIST."""
     selector = pafs.FileSelector(below, recursive=True, allow_not_found=True)
     return {info.path[len(below) + 1:]: (info.size, info.mtime_ns or 0) for info in source.fs.get_file_info(selector)
-            if info.type == pafs.FileType.File and info.path[len(below) + 1:] not in MUTABLE}
+            if info.type == pafs.FileType.File and info.path[len(below) + 1:] not in MUTABLE
+            and inside(info.path[len(below) + 1:])}
+
+
+def inside(name: str) -> bool:
+    """Tell whether an object's relative name stays inside the copy (no ``..``, no absolute or empty part)."""
+    parts = name.split("/")
+    return bool(name) and not name.startswith("/") and all(part not in ("", ".", "..") for part in parts)
 
 
 def _local_files(root: Path) -> dict[str, tuple[int, int]]:

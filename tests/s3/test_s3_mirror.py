@@ -184,3 +184,10 @@ def test_a_web_process_reads_its_mirror_and_sees_a_worker_import(tmp_path, datab
     finally:
         stop_worker(worker)
         mirror.stop()
+
+
+def test_an_object_name_that_would_leave_the_copy_is_never_fetched():
+    from irisrag.vectors.mirror import inside
+
+    assert inside("data/abc.lance") and inside("_versions/12.manifest") and inside("_indices/u-1/index.idx")
+    assert not any(inside(name) for name in ("../../etc/cron.d/x", "data/../../x", "/etc/passwd", "", "data//x", "./x"))
