@@ -35,6 +35,9 @@ jun jul aug sep sept oct nov dec mt ft gen gov rev sen rep u.s u.k a.m p.m ph.d
 
 _ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+")
 _NUMBERED_TITLE = re.compile(r"^\s*\d{1,3}(?:\.\d{1,3})*\.?\s+([A-ZÄÖÜ][^.!?:;]{0,60})$")  # "1. Geltungsbereich"
+_MONTHS = ("Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember|January|"
+           "February|March|May|June|July|October|December|Jan|Feb|Mär|Apr|Jun|Jul|Aug|Sept?|Okt|Oct|Nov|Dez|Dec")
+_DATE_LINE = re.compile(rf"^\s*\d{{1,2}}\.\s+(?:{_MONTHS})\b")  # "24. Dezember ...": a date, not item 24
 _TITLED = "numbered title"  # a numbered line that may be a section's title: "title\nthe lines under it"
 TITLE_MAX_WORDS = 6
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+")
@@ -198,6 +201,8 @@ class _Blocks:
             self._command(stripped)
         elif stripped and tables.is_row_line(line):
             self._table_line(stripped)
+        elif self._wrapped_date(stripped):
+            self.paragraph.append(stripped)
         elif _ITEM.match(line) or _HEADING.match(line):
             self.add(UNIT_HEADING if _HEADING.match(line) else _TITLED if numbered_title(stripped) else UNIT_ITEM,
                      stripped)
@@ -221,6 +226,14 @@ class _Blocks:
         return (bool(line.strip()) and not self.was_blank and not self.paragraph and bool(self.blocks)
                 and self.blocks[-1][0] in (UNIT_ITEM, _TITLED) and not (_ITEM.match(line) or _HEADING.match(line)
                                                               or _FENCE.match(line) or tables.is_row_line(line)))
+
+    def _wrapped_date(self, stripped: str) -> bool:
+        """A date at a line's start ("24. Dezember") under an unfinished line ("… Der") goes on with its sentence.
+
+        PDF text breaks lines where the page did: "ebenfalls 30 Tage. Der\n24. Dezember und der 31. Dezember
+        sind …" read as a list item "24." cut the sentence from its subject.
+        """
+        return bool(self.paragraph) and not _CLOSES.search(self.paragraph[-1]) and bool(_DATE_LINE.match(stripped))
 
     def _command(self, stripped: str) -> None:
         """A prompt line is code; prompt lines that follow each other are one block."""

@@ -114,3 +114,12 @@ def test_numbered_items_that_wrap_or_are_sentences_stay_items():
     assert [(u.kind, u.text) for u in units(text)] == [
         ("item", "1. Öffnen Sie die Datei in einem Editor. Dann speichern."),
         ("item", "2. Starten Sie den Dienst neu."), ("item", "3. Apfel"), ("item", "4. Birne")]
+
+
+def test_a_date_at_a_wrapped_lines_start_goes_on_with_its_sentence_while_a_list_of_dates_stays_a_list():
+    text = ("30 Arbeitstage Urlaub im Kalenderjahr; Auszubildende erhalten ebenfalls 30 Tage. Der\n"
+            "24. Dezember und der 31. Dezember sind zusätzlich\narbeitsfrei.\n\n"
+            "Feiertage:\n1. Januar Neujahr\n3. Oktober Tag der Deutschen Einheit")
+    found = [(u.kind, u.text) for u in units(text)]
+    assert (UNIT_SENTENCE, "Der 24. Dezember und der 31. Dezember sind zusätzlich arbeitsfrei.") in found
+    assert (UNIT_LIST, "Feiertage:\n\n1. Januar Neujahr\n3. Oktober Tag der Deutschen Einheit") in found
