@@ -25,7 +25,8 @@ Stages (SPEC 5), each timed in ``Context.timings`` (seconds):
             ``evidence`` (the app's default) first asks whether any chunk of the first
             GATE_TOP_DOCUMENTS documents has enough evidence (cosine plus the IDF-weighted share
             of the question's terms it covers, minus the share it lacks that the candidates hold
-            elsewhere): if none has, the question is off-topic and nothing passes; otherwise
+            elsewhere; more when no candidate holds some of the question's nouns, ``nouns.py``):
+            if none has, the question is off-topic and nothing passes; otherwise
             the chunks of the documents that have pass, and any other chunk on the lexical
             rule. So a question
             in another language than its document (no shared words, a modest cosine) gets the
