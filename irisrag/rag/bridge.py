@@ -140,6 +140,7 @@ class Bridge:
     translated_words: frozenset[str] = frozenset()   # the question words the dictionary bridged
     search_only: dict[str, str] = field(default_factory=dict)  # dictionary words for the full-text search alone
     crosses: bool = False   # the word list translated a question word into a word of the first candidates
+    whole: frozenset[str] = frozenset()   # the question words one of whose translations the first candidates hold whole
     agreed: int | None = None   # such a question's document that both legs rank first (GATE_AGREEMENT_BONUS)
 
     def __bool__(self) -> bool:
@@ -275,16 +276,18 @@ def bridge(question: str, unknown: Sequence[str], dense: Sequence[Hit], settings
     if vectors is None:
         raise ValueError("the term bridge needs word vectors (Components.word_vectors)")
     embed = vectors
-    translated = translate(unknown, set(pool.values()) - question_forms, settings.word_list())
+    words = settings.word_list()
+    translated = translate(unknown, set(pool.values()) - question_forms, words)
+    whole = wholly_translated(translated, words)
     if not settings.dictionary_gate:
         found = _embedded(question_forms, unknown, pool, dense, settings, embed)
         fields = in_records(translated | found, dense[: settings.chunks])
         found.update(fields)
         return Bridge(found, search_only={w: t for w, t in translated.items() if found.get(w) != t},
-                      translated_words=frozenset(fields), crosses=bool(translated))
+                      translated_words=frozenset(fields), crosses=bool(translated), whole=whole)
     unknown = [w for w in unknown if w not in translated]
     return Bridge({**translated, **_embedded(question_forms, unknown, pool, dense, settings, embed)},
-                  translated_words=frozenset(translated), crosses=bool(translated))
+                  translated_words=frozenset(translated), crosses=bool(translated), whole=whole)
 
 
 def in_records(bridged: Mapping[str, str], hits: Sequence[Hit]) -> dict[str, str]:
@@ -329,6 +332,14 @@ def translate(unknown: Sequence[str], pool: set[str], words: Dictionary | None) 
         if best and best[0]:
             found[word] = " ".join(w for w in best[2].split() if normal_form(w) in pool)
     return found
+
+
+def wholly_translated(translated: Mapping[str, str], words: Dictionary | None) -> frozenset[str]:
+    """The translated words whose kept translation is one of the list's whole ("Bereich" -> "field"), not
+    a part of one ("Vollmond" -> "full" of "full moon"): the question is read in another language."""
+    if words is None:
+        return frozenset()
+    return frozenset(w for w, kept in translated.items() if kept in words.translations(w))
 
 
 def _held(phrase: str, pool: set[str]) -> float:

@@ -109,6 +109,10 @@ class Dictionary:
         """The word's own translations (no compound splitting)."""
         return self.entries.get(word) or self.folded.get(word.casefold(), ())
 
+    def knows(self, word: str) -> bool:
+        """Tell whether the word, or its uninflected form, is a word of the list (a compound's parts are not enough)."""
+        return bool(self.lookup(word) or self._uninflected(word))
+
     def translations(self, word: str) -> tuple[str, ...]:
         """The word's translations; else those of its uninflected form ("Sächsischen" -> "sächsisch");
         else those of the compound's two parts joined ("summer theater")."""

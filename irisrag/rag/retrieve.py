@@ -25,7 +25,8 @@ Stages (SPEC 5), each timed in ``Context.timings`` (seconds):
             ``evidence`` (the app's default) first asks whether any chunk of the first
             GATE_TOP_DOCUMENTS documents has enough evidence (cosine plus the IDF-weighted share
             of the question's terms it covers, minus the share it lacks that the candidates hold
-            elsewhere): if none has, the question is off-topic and nothing passes; otherwise
+            elsewhere; more when no candidate holds some of the question's nouns, ``nouns.py``):
+            if none has, the question is off-topic and nothing passes; otherwise
             the chunks of the documents that have pass, and any other chunk on the lexical
             rule. So a question
             in another language than its document (no shared words, a modest cosine) gets the
@@ -62,7 +63,7 @@ import numpy as np
 from irisrag import config as config_module
 from irisrag.config import parse_bool
 from irisrag.errors import IrisRagError
-from irisrag.rag import bridge, fusion
+from irisrag.rag import bridge, fusion, nouns
 from irisrag.rag.bridge import Bridge, BridgeSettings
 from irisrag.rag.fusion import FusionSettings
 from irisrag.rag.gate import (  # noqa: F401  (the gate's names are public here too)
@@ -82,6 +83,7 @@ from irisrag.rag.gate import (  # noqa: F401  (the gate's names are public here 
 )
 from irisrag.rag.lexical import LexicalMatch, match, terms
 from irisrag.rag.sources import Source, found_sources, nearest_documents
+from irisrag.vectors.searchtext import compounds_of
 
 if TYPE_CHECKING:
     from irisrag.rag.expand import QueryExpander
@@ -244,18 +246,33 @@ def build_context(
         question_terms = bridged.terms(asked)
         with timer.stage("lexical"):
             matches = [match(question_terms, hit.lexical_text) for hit in hits]
+            unknown = unknown_nouns(question, hits, bridged, settings, mode or settings.mode, store)
         with timer.stage("select"):
             candidates = gate_candidates(hits, matches, question_terms, settings,
                                          credit=bridged.credit(asked, settings.bridge.evidence,
                                                                settings.bridge.dictionary_evidence),
                                          cosines=bridged.cosines, translated=bridged.crosses,
-                                         agreed=bridged.agreed)
+                                         agreed=bridged.agreed, unknown_nouns=unknown)
             chunks = numbered(candidates)
         with timer.stage("sources"):
             sources = found_sources(candidates, question_terms, settings)
     nearest = () if chunks else nearest_documents(candidates, settings.nearest_documents)
     return Context(question, areas, chunks, tuple(candidates), sources, timer.timings, question_terms, bridged,
                    nearest)
+
+
+def unknown_nouns(question: str, hits: Sequence[Hit], bridged: Bridge, settings: RetrievalSettings, mode: str,
+                  store: ChunkSearch) -> float:
+    """The share of the question's nouns no candidate holds (``nouns.py``), for the gate's rule ``evidence``.
+
+    Only where the full-text leg searched the areas for them (modes ``hybrid`` and ``fulltext``):
+    the vector leg's nearest chunks alone leave out much of what a collection holds.
+    """
+    if settings.gate.rule != "evidence" or mode == "vector" or not hasattr(store, "search_fulltext"):
+        return 0.0
+    words = settings.bridge.word_list()
+    splitter = compounds_of(settings.bridge.dictionary, settings.bridge.dictionary_cache) if words else None
+    return nouns.unknown_share(question, hits, bridged, words, splitter)
 
 
 def preferred_first(hits: Sequence[Hit], prefer: frozenset[int]) -> list[Hit]:

@@ -5,7 +5,9 @@ default embedder; each question is asked through the dashboard's service. The fl
 values measured when this test was written (6 of 9 answers right, 2 clean, 1 both; the 4
 off-topic questions refused; 1 of 2 follow-ups right), raised after the answer units by layout
 and the asked kind of span (issue 37: 8 of 9 right, 9 clean, 8 both): later work may raise
-them, never lower them. The scoring itself is tested on made-up results.
+them, never lower them. "Wann ist der nächste Vollmond?" and the Mallorca flight (off-11, off-20)
+were added with the gate's unknown-noun rule (issue 37 item 6): without it one of the six
+off-topic questions gets an answer. The scoring itself is tested on made-up results.
 """
 from pathlib import Path
 
@@ -20,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2] / "eval" / "real-de"
 DOCUMENTS = {"nordlicht-handbuch.html", "nordlicht-mitarbeiter.csv", "nordlicht-produktkatalog.json",
              "sendungsstatus-codeliste.xml", "man-kill.txt"}
 QUESTIONS = {"hb-html-02", "hb-html-03", "hb-html-05", "csv-01", "csv-02", "json-01", "json-02", "code-01",
-             "man-07", "off-01", "off-07", "off-13", "off-26", "fu-03", "fu-09"}
+             "man-07", "off-01", "off-07", "off-11", "off-13", "off-20", "off-26", "fu-03", "fu-09"}
 FLOORS = {  # measured on this subset on 2026-12-04 after issue 37's answer units (see the module docstring)
     "right": 0.8889, "clean": 1.0, "right_and_clean": 0.8889, "offtopic_refused": 1.0, "followups_right": 0.5,
 }
@@ -34,7 +36,7 @@ def test_library_answers_on_a_fixed_subset_hold_todays_values(tmp_path, database
         report = library_answers.evaluate(app, subset, tmp_path / "scratch")
     data = report.to_json()
     assert data["failed_imports"] == [] and data["documents"] == len(DOCUMENTS)
-    assert (data["questions"], data["offtopic_questions"], data["followups"]) == (9, 4, 2)
+    assert (data["questions"], data["offtopic_questions"], data["followups"]) == (9, 6, 2)
     measured = {key: data[key] for key in FLOORS} | {"median_answer_chars": data["median_answer_chars"]}
     assert all(data[key] >= floor for key, floor in FLOORS.items()), measured
     assert data["median_answer_chars"] <= MOST_CHARS, measured

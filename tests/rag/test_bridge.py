@@ -229,3 +229,13 @@ def test_words_found_in_records_count_for_the_gate_and_words_found_in_prose_are_
     found = bridge("Saison und Verteidigung", ["Verteidigung"], [hit(record_text(make_record("t", [("x", "defense")])))],
                    settings, fake_vectors())
     assert found.words == {"Verteidigung": "defense"} and found.translated_words == {"Verteidigung"}  # the embedder's
+
+
+def test_a_word_translated_whole_marks_the_question_as_another_language_s(monkeypatch):
+    words = Words({"Saison": ("season",), "Vollmond": ("full moon",)})
+    monkeypatch.setattr(BridgeSettings, "word_list", lambda self: words)
+    dense = [hit("A full season.")]
+    found = bridge("Saison und Vollmond", ["Saison", "Vollmond"], dense, replace(ON, dictionary="list"),
+                   fake_vectors())
+    assert found.words == {"Saison": "season"} and found.search_only == {"Vollmond": "full"}
+    assert found.whole == {"Saison"}          # "full" is only a part of "full moon": no sign of another language

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from irisrag.config import DEFAULTS, PROFILES, load
-from irisrag.rag.gate import on_topic, term_weights
+from irisrag.rag.gate import UNKNOWN_NOUN_MARGIN, on_topic, term_weights
 from irisrag.rag.lexical import match, terms
 from irisrag.rag.retrieve import (
     GateSettings,
@@ -230,3 +230,20 @@ def test_the_agreed_document_is_the_first_of_both_legs():
     assert agreed_document([first, second], [TextHit(first, 3.0), TextHit(second, 1.0)]) == 7
     assert agreed_document([first, second], [TextHit(second, 3.0), TextHit(first, 1.0)]) is None
     assert agreed_document([first], []) is None and agreed_document([], [TextHit(first, 1.0)]) is None
+
+
+def test_a_question_whose_nouns_no_candidate_holds_needs_more_evidence():
+    gate = GateSettings.of(min_evidence=0.45, translated_allowance=0.01)
+    assert on_topic({1: 0.52}, gate)                                        # "Wer war der erste Mensch auf dem Mond?"
+    assert not on_topic({1: 0.52}, gate, unknown_nouns=0.5)                 # ... when no document holds "Mond"
+    assert on_topic({1: 0.60}, gate, unknown_nouns=0.5)                     # a close enough document still passes
+    assert not on_topic({1: 0.58}, gate, unknown_nouns=1.0)
+    assert on_topic({1: 0.45 + UNKNOWN_NOUN_MARGIN}, gate, unknown_nouns=1.0)
+    hits = [Hit(1, 1, 0, None, "Der erste Mensch im Betrieb ist der Pförtner.", 0.2, 0),   # evidence 0.48
+            Hit(2, 1, 0, None, "Der erste Tag.", 0.1, 1)]
+    question_terms = terms("Wer war der erste Mensch auf dem Mond?")
+    matches = [match(question_terms, h.text) for h in hits]
+    settings = RetrievalSettings.original(gate=gate)
+    assert [c.kept for c in gate_candidates(hits, matches, question_terms, settings)] == [True, False]
+    refused = gate_candidates(hits, matches, question_terms, settings, unknown_nouns=0.5)
+    assert [(c.kept, c.gate) for c in refused] == [(False, "evidence")] * 2   # the no-information answer

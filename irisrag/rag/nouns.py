@@ -1,0 +1,79 @@
+"""The question's nouns that no candidate holds: evidence that the documents are about something else.
+
+A German question names its topic with nouns and names, which German capitalises ("Wann ist
+der nächste Vollmond?"). When such a noun is nowhere among the candidates of both legs (the
+full-text leg searched the permitted areas for it), the documents do not cover what the
+question is about, however close the rest of its words come: the evidence gate then asks for
+more evidence (``gate.py``, UNKNOWN_NOUN_MARGIN times the unknown nouns' share of its nouns).
+
+A noun is a capitalised word of at least MIN_LETTERS letters, without digits, that does not
+begin a sentence. It counts as *known* when
+
+- a candidate's search text (its text, title and compound parts) holds its normal form, or
+  that of its compound's head noun ("Kilometergeld": "Geld"; ``compounds.py``);
+- the term bridge mapped it onto a word of the candidates (``bridge.Bridge.words``);
+- it is not a word of the word list (BRIDGE_DICTIONARY): a name, a technical term or a
+  misspelling ("Cydippida", "Beriods") may be a variant the stemmer does not join, so it is
+  left to the evidence alone.
+
+A question one of whose words the list translated whole into words of the candidates
+(``bridge.Bridge.whole``: "Bereich" -> "field") is read in another language than its
+documents: its nouns are unknown for that reason, so the rule leaves it alone. Without a word
+list the rule is off.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from irisrag.rag.lexical import match, normal_form, tokens
+
+if TYPE_CHECKING:
+    from irisrag.rag.bridge import Bridge
+    from irisrag.rag.compounds import Compounds
+    from irisrag.rag.dictionary import Dictionary
+    from irisrag.vectors.store import Hit
+
+MIN_LETTERS = 3
+SENTENCE_ENDS = ".?!:;"
+
+
+@dataclass(frozen=True)
+class Noun:
+    """A question noun and the normal forms any of which, in a candidate, make it known."""
+
+    word: str
+    forms: frozenset[str]
+
+
+def question_nouns(question: str, splitter: Compounds | None = None) -> list[Noun]:
+    """The question's capitalised words that do not begin a sentence, with their own and their head's forms."""
+    found = []
+    for m in tokens(question):
+        word, form = m.group(), normal_form(m.group())
+        if form and _noun(word) and not _begins_sentence(question, m.start()):
+            head = splitter.split(word)[-1:] if splitter else ()
+            found.append(Noun(word, frozenset({form, *filter(None, map(normal_form, head))})))
+    return found
+
+
+def _noun(word: str) -> bool:
+    return len(word) >= MIN_LETTERS and word[:1].isupper() and not any(ch.isdigit() for ch in word)
+
+
+def _begins_sentence(text: str, start: int) -> bool:
+    before = text[:start].rstrip(" \t\n\"'„“‚‘»«(")
+    return not before or before[-1] in SENTENCE_ENDS
+
+
+def unknown_share(question: str, hits: Sequence[Hit], bridged: Bridge, words: Dictionary | None,
+                  splitter: Compounds | None = None) -> float:
+    """The share of the question's nouns that are words of the list and that no candidate holds (0 to 1)."""
+    nouns = question_nouns(question, splitter)
+    if words is None or bridged.whole or not nouns:
+        return 0.0
+    asked = [n for n in nouns if n.word not in bridged.words and words.knows(n.word)]
+    forms = frozenset().union(*(n.forms for n in asked))
+    found = frozenset().union(*(match(forms, hit.lexical_text).terms for hit in hits)) if forms else frozenset()
+    return sum(not n.forms & found for n in asked) / len(nouns)

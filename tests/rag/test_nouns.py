@@ -1,0 +1,56 @@
+"""The question's nouns no candidate holds (``rag/nouns.py``), which raise the evidence gate's bar."""
+from __future__ import annotations
+
+import pytest
+
+from irisrag.rag.bridge import Bridge
+from irisrag.rag.compounds import Compounds
+from irisrag.rag.dictionary import Dictionary, parse
+from irisrag.rag.lexical import normal_form
+from irisrag.rag.nouns import question_nouns, unknown_share
+from irisrag.vectors.store import Hit
+
+LINES = [
+    "Mond {m} :: moon\n",
+    "Vollmond {m} :: full moon\n",
+    "voll {adj} :: full\n",
+    "Mensch {m} :: human being\n",
+    "Kilometer {m} :: kilometre\n",
+    "Geld {n} :: money\n",
+    "Urlaub {m} :: leave; holiday\n",
+    "Bereich {m} :: field; area\n",
+]
+WORDS = Dictionary(parse(LINES))
+SPLITTER = Compounds(WORDS)
+HANDBOOK = [Hit(1, 1, 0, None, "Der erste Urlaubstag: jeder Mensch hat 30 Tage Urlaub.", 0.5, 0),
+            Hit(2, 1, 0, None, "Fahrtkosten: 0,30 Euro Geld je gefahrenem Kilometer.", 0.4, 1)]
+
+
+def _share(question: str, bridged: Bridge | None = None, words: Dictionary | None = WORDS) -> float:
+    return unknown_share(question, HANDBOOK, bridged or Bridge(), words, SPLITTER)
+
+
+def test_nouns_are_capitalised_words_that_do_not_begin_a_sentence():
+    nouns = question_nouns("Wer war der erste Mensch auf dem Mond? Und wann? Apollo 11 und Gemini4 im All", SPLITTER)
+    assert [n.word for n in nouns] == ["Mensch", "Mond"]   # sentence starts, digits, 2 letters
+    assert question_nouns("Wann beginnt der Urlaub?")[0].forms == {normal_form("Urlaub")}
+
+
+def test_a_compound_noun_is_known_by_its_head_noun():
+    (noun,) = question_nouns("Wie viel Kilometergeld gibt es?", SPLITTER)
+    assert noun.forms == {normal_form("Kilometergeld"), normal_form("Geld")}
+    assert _share("Wie viel Kilometergeld gibt es?") == 0.0            # "Geld" is in the second chunk
+
+
+def test_the_share_counts_the_list_s_nouns_that_no_candidate_holds():
+    assert _share("Wer war der erste Mensch auf dem Mond?") == pytest.approx(0.5)   # "Mensch" known, "Mond" not
+    assert _share("Wann ist der nächste Vollmond?") == 1.0          # the head "Mond" is unknown too
+    assert _share("Wie viele Tage Urlaub hat jeder Mensch?") == 0.0
+
+
+def test_names_bridged_words_and_other_languages_are_left_to_the_evidence():
+    assert _share("Wann landete Apollo auf Zyxwvu?") == 0.0          # not words of the list: a name, a misspelling
+    assert _share("Wer war der erste Mensch auf dem Mond?", Bridge({"Mond": "moon"})) == 0.0  # bridged: known
+    across = Bridge(search_only={"Bereich": "field"}, crosses=True, whole=frozenset({"Bereich"}))
+    assert _share("In welchem Bereich war der Mensch auf dem Mond?", across) == 0.0   # read in another language
+    assert _share("Wer war der erste Mensch auf dem Mond?", words=None) == 0.0        # no word list: the rule is off
