@@ -203,6 +203,16 @@ def test_a_clearly_weaker_unit_from_another_document_is_not_appended():
     assert chosen == [best, elsewhere_close, same_document]
 
 
+def test_a_unit_from_another_document_without_the_asked_kind_is_not_appended():
+    record = Scored(Unit("| Name | Franziska Huber |", "table", 0), 1, 1.32, 1, kind_held=True)
+    same_document = Scored(Unit("| Name | Andreas Maier |", "table", 0), 2, 1.1, 1, kind_held=True)
+    elsewhere = Scored(Unit("2021 eröffnete die Niederlassung München.", "sentence", 0), 3, 1.06, 2)
+    elsewhere_holding = Scored(Unit("Die Niederlassung leitet Franziska Huber.", "sentence", 0), 4, 1.05, 3,
+                               kind_held=True)
+    chosen = [s for s, _ in select([record, same_document, elsewhere, elsewhere_holding], 500)]
+    assert chosen == [record, same_document, elsewhere_holding]
+
+
 def test_inflected_forms_of_one_word_count_as_the_question_term():
     question = terms("Wie entpacke ich Dateien aus einem Archiv?")
     assert lexical_share(question, "-x, --extract entpackt Dateien aus einem Archiv.") == 1.0
