@@ -3,8 +3,7 @@
 A chunk holds at most ``size`` characters. The cut is searched backwards in the last
 part of the window: a paragraph break first, then a sentence end, then any whitespace;
 only a single word longer than the window is cut mid-word. The next chunk starts about
-``overlap`` characters before the cut, moved forward to the start of a word, or back to the
-start of a table row it falls in. Pages are
+``overlap`` characters before the cut, moved forward to the start of a word. Pages are
 streamed through a small buffer, so the work is linear in the text length and a
 2,000-page PDF never sits in memory as one string.
 
@@ -89,29 +88,12 @@ def find_cut(text: str, start: int, size: int, lowest: int) -> int:
 
 
 def next_start(text: str, cut: int, overlap: int, floor: int) -> int:
-    """Return where the next window starts: ``overlap`` before the cut, at a word start.
-
-    Inside a table row (``table_row``) it starts at the row's start instead (when that is at
-    most another ``overlap`` before), so a table's header line is never cut in two (a window
-    that began with "| Netzmaske | von Subnetzwerken", the end of a five-column header, showed
-    its rows without one: eval/holdout-de net-02).
-    """
+    """Return where the next window starts: ``overlap`` before the cut, at a word start."""
     target = max(cut - overlap, floor)
-    line_start = text.rfind("\n", 0, target) + 1
-    line_end = text.find("\n", target)
-    if max(floor, target - overlap) <= line_start < target and table_row(text[line_start:line_end if line_end >= 0
-                                                                                 else len(text)]):
-        return line_start
     if target < cut and target > 0 and not text[target - 1].isspace():
         gap = min((i for i in (text.find(" ", target, cut), text.find("\n", target, cut)) if i != -1), default=-1)
         target = cut if gap == -1 else gap
     return skip_space(text, target)
-
-
-def table_row(line: str) -> bool:
-    """Tell whether a line is a table row: it starts with a bar or has two or more `` | `` between cells."""
-    stripped = line.strip()
-    return stripped.startswith("|") or stripped.count(" | ") >= 2
 
 
 def skip_space(text: str, position: int) -> int:

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from irisrag.errors import ValidationError
-from irisrag.ingest import chunk as chunking
 from irisrag.ingest.chunk import Chunk, chunk_pages, chunk_text, normalize_whitespace
 from irisrag.ingest.extract import extract
 from irisrag.ingest.pages import Page
@@ -191,15 +190,3 @@ def test_random_texts_keep_all_invariants():
             if overlap > longest_word + 2 and end - next_start < overlap - longest_word - 2:
                 pytest.fail(f"overlap {end - next_start} too small for {overlap} (size {size})")
             assert end - next_start <= overlap
-
-
-
-def test_a_window_never_starts_inside_a_table_row():
-    header = "Klasse | Netzwerkadressen | Netzmaske | Netzmaske /Bits | von Subnetzwerken"
-    text = "Die privaten Adressbereiche sind reserviert.\n" + header + "\n\nA | 10.x.x.x | 255.0.0.0 | /8 | 1\n\nC"
-    cut = text.index("\n\nC")
-    inside_header = text.index("Netzmaske |")
-    start = chunking.next_start(text, cut, cut - inside_header, 1)
-    assert text[start:].startswith(header)  # not "Netzmaske | Netzmaske /Bits | ...": the header's end
-    prose = "Die privaten Adressbereiche sind für lokale Netze reserviert und nie im Internet."
-    assert prose[chunking.next_start(prose, len(prose), 20, 1):] == "und nie im Internet."  # prose: a word start, as before
