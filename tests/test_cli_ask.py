@@ -151,3 +151,15 @@ def test_cli_check_llm_reports_model_and_latency(tmp_path, database_url, redis_u
     assert failed.exit_code == 1 and "HTTP 503" in failed.output
     none = run(app, "check-llm")
     assert none.exit_code == 1 and "No language model is configured" in none.output
+
+
+def test_cli_ask_lists_the_cited_documents_as_sources_and_the_others_apart(capsys):
+    from irisrag.cli.ask import _echo_result
+    from irisrag.rag.answer_types import AskResult, CitationView, SourceView
+
+    result = AskResult("?", (1,), "extractive", answer_text="x [1]", shown_text="x [1]",
+                       sources=tuple(SourceView(i, f"doc{i}.md", 1, "Alpha", None, None, 1.0, ()) for i in (1, 2)),
+                       citations=(CitationView(1, "c", 2, 0, "", None, 1, "doc2.md", "…"),))
+    _echo_result(result)
+    out = capsys.readouterr().out
+    assert "Sources:\n  1. doc2.md" in out and "Other matches (not cited in the answer):\n  1. doc1.md" in out

@@ -15,6 +15,7 @@ from irisrag.i18n import english_stored
 from irisrag.llm import auto as llm_auto
 from irisrag.llm.auto import AutoLLM
 from irisrag.models import Area, User
+from irisrag.rag.answer_types import SourceView
 from irisrag.rag.render import to_terminal
 from irisrag.services.admin import admin as admin_service
 from irisrag.services.asking import asking, conversations
@@ -42,16 +43,24 @@ def _echo_result(result: asking.AskResult) -> None:
         click.echo(asking.NO_SOURCES)
     else:
         click.echo("Sources:")
-    for n, source in enumerate(result.sources, start=1):
-        click.echo(f"  {n}. {to_terminal(source.name)}  [{to_terminal(source.area_name)}]  score {source.score:.2f}")
-        where = source.source_url or source.original_path
-        if where:
-            click.echo(f"     {to_terminal(where)}")
+    _echo_sources(result.listed_sources)
+    if result.other_matches:
+        click.echo("Other matches (not cited in the answer):")
+        _echo_sources(result.other_matches)
     if result.nearest:
         click.echo("Closest documents (none matched the question well enough; they may not answer it):")
     for n, source in enumerate(result.nearest, start=1):
         click.echo(f"  {n}. {to_terminal(source.name)}  [{to_terminal(source.area_name)}]  cosine {source.score:.2f}")
     click.echo(f"\n({result.llm}, {result.timings.get('total', 0.0):.2f} s)")
+
+
+def _echo_sources(listed: Sequence[SourceView]) -> None:
+    """Print found sources numbered 1..n, each with its area, score and origin."""
+    for n, source in enumerate(listed, start=1):
+        click.echo(f"  {n}. {to_terminal(source.name)}  [{to_terminal(source.area_name)}]  score {source.score:.2f}")
+        where = source.source_url or source.original_path
+        if where:
+            click.echo(f"     {to_terminal(where)}")
 
 
 @command("ask")

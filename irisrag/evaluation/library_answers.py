@@ -18,7 +18,9 @@ Measures (``LibraryReport.to_json``), each a share of its question set:
                      the first question's answer holds its own, for diagnosis)
 ``median_answer_chars``  of the answerable questions' shown answers
 
-Diagnostics: ``uncited_sources`` (the answer lists a source document it does not cite),
+Diagnostics: ``uncited_sources`` (the "Sources" list, as the dashboard shows it, names a document
+the answer does not cite; the found sources it does not cite are listed apart as "Other matches",
+``other_matches``: the share of answers that show such a list),
 ``duplicates`` (a line of the answer is shown twice), problem counts, and per kind of document.
 """
 from __future__ import annotations
@@ -59,6 +61,7 @@ class Row:
     expected: tuple[str, ...] = ()
     sources: tuple[str, ...] = ()
     cited: tuple[str, ...] = ()
+    others: tuple[str, ...] = ()
     search_query: str = ""
     previous: str = ""
 
@@ -81,7 +84,7 @@ class Row:
 
     def to_json(self) -> dict:
         """Return the row for the dump, with the derived flags."""
-        return {**asdict(self), "clean": self.clean, "refused": self.refused,
+        return {**asdict(self), "clean": self.clean, "refused": self.refused, "other_matches": bool(self.others),
                 "uncited_sources": self.uncited_sources, "duplicates": self.duplicates}
 
 
@@ -114,6 +117,7 @@ class LibraryReport:
             "followup_firsts_right": _share(self.of(FIRST), lambda r: r.right),
             "median_answer_chars": int(statistics.median(len(r.answer) for r in answerable)) if answerable else 0,
             "uncited_sources": _share(answerable, lambda r: r.uncited_sources),
+            "other_matches": _share(answerable, lambda r: bool(r.answer) and bool(r.others)),
             "duplicates": _share(answerable, lambda r: r.duplicates),
             "problems": dict(sorted(Counter(p for r in answerable for p in r.problems).items())),
             "by_kind": self._by_kind(answerable),
@@ -138,7 +142,8 @@ class LibraryReport:
                f"follow-ups right         {data['followups_right']:.3f}  ({data['followups']} pairs; their first "
                f"questions right {data['followup_firsts_right']:.3f})",
                f"median answer length     {data['median_answer_chars']} characters",
-               f"sources not cited        {data['uncited_sources']:.3f}",
+               f"sources not cited        {data['uncited_sources']:.3f}  (the Sources list; other matches "
+               f"listed apart in {data['other_matches']:.3f})",
                f"duplicate lines          {data['duplicates']:.3f}",
                "problems: " + (", ".join(f"{k} {v}" for k, v in data["problems"].items()) or "none")]
         out += [f"  {kind:<20} {v['questions']:>3}  right {v['right']:.3f}  right and clean {v['right_and_clean']:.3f}"
@@ -149,10 +154,12 @@ class LibraryReport:
 def score_result(result: AskResult, question: Question, set_name: str, previous: str = "") -> Row:
     """Score one result as the dashboard shows it."""
     shown = shown_text(result.answer_html)
+    names = lambda listed: tuple(sorted({s.name for s in listed}))  # noqa: E731
     return Row(question.id, set_name, question.question, shown, result.status,
                bool(question.answers) and contains(shown, question.answers), problems(shown) if shown else (),
-               question.document, question.kind, question.answers, tuple(sorted({s.name for s in result.sources})),
-               tuple(sorted({c.document_name for c in result.citations})), result.search_query, previous)
+               question.document, question.kind, question.answers, names(result.listed_sources),
+               tuple(sorted({c.document_name for c in result.citations})), names(result.other_matches),
+               result.search_query, previous)
 
 
 def _ask(instance: Instance, question: Question, previous: list[PreviousTurn] = (),

@@ -190,6 +190,20 @@ class AskResult:
         return tuple(s for s in self.sources if s.document_id not in cited)
 
     @property
+    def listed_sources(self) -> tuple[SourceView, ...]:
+        """The documents listed under "Sources" (issue 37 item 8): those the answer cites, numbered 1..n.
+
+        An answer without citations (a model that cites nothing, a stream's first event) lists
+        every found source.
+        """
+        return self.cited_sources if self.citations else self.sources
+
+    @property
+    def other_matches(self) -> tuple[SourceView, ...]:
+        """The found sources listed apart, under "Other matches": those the answer does not cite."""
+        return self.other_sources if self.citations else ()
+
+    @property
     def seconds(self) -> float:
         return float(self.timings.get("total", 0.0))
 

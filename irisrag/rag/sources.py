@@ -41,6 +41,7 @@ from irisrag.rag.lexical import normal_form, tokens
 
 if TYPE_CHECKING:
     from irisrag.rag.gate import Candidate
+    from irisrag.rag.retrieve import ContextChunk
     from irisrag.vectors.store import Hit
 
 GATE_DROPPED = ("lexical", "evidence")   # the gate's verdicts (gate.py); the caps' do not count here
@@ -84,7 +85,7 @@ def _passage(candidate: Candidate, question_terms: frozenset[str]) -> Passage:
                    passage_score(found.score, hit.score))
 
 
-def _source(group: Sequence[Candidate], question_terms: frozenset[str], best_n: int) -> Source:
+def _source(group: Sequence[Candidate] | Sequence[ContextChunk], question_terms: frozenset[str], best_n: int) -> Source:
     ranked = sorted(group, key=lambda c: (-passage_score(c.match.score, c.hit.score), c.hit.rank))
     passages = tuple(_passage(c, question_terms) for c in ranked[: max(best_n, 1)])
     covered = frozenset().union(*(c.match.terms for c in group)) & question_terms
@@ -110,6 +111,22 @@ def found_sources(
     threshold = settings.source_score_ratio * max(s.score for s in sources)
     kept = [s for s in sources if s.score >= threshold]
     return tuple(sorted(kept, key=lambda s: (-s.score, best_rank[s.document_id])))
+
+
+def cited_sources(sources: Sequence[Source], chunks: Iterable[ContextChunk], cited: Iterable[int],
+                  question_terms: frozenset[str], best_n: int) -> tuple[Source, ...]:
+    """Return the found sources and, after them, each cited document they lack, from its context chunks.
+
+    The rule above may drop a document whose passage the answer cites (a record that matched
+    one word of the question, a second document scoring below half the best): "Sources" must
+    still list every document the answer cites (issue 37 item 8), scored by the same rule.
+    """
+    found = {s.document_id for s in sources}
+    groups: dict[int, list[ContextChunk]] = defaultdict(list)
+    for chunk in chunks:
+        if chunk.hit.document_id in set(cited) - found:
+            groups[chunk.hit.document_id].append(chunk)
+    return (*sources, *(_source(group, question_terms, best_n) for group in groups.values()))
 
 
 def highlight(text: str, terms: Iterable[str]) -> list[tuple[str, bool]]:

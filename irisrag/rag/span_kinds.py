@@ -13,7 +13,8 @@ A question's words say what kind of answer it wants:
              gebe ich einen anderen Port an?" is answered by its option (``-p Port``), not by a
              sentence that merely shares its words (eval/holdout-de ssh-01, tar-01)
 ``person``   "wer", "wem", "wen", "who": a person's name (two capitalised words in a row,
-             not at the start of the unit) or "Herr"/"Frau" and a name
+             not at the start of the unit nor after an article, the first without a noun's
+             ending: not "die Niederlassung Hamburg") or "Herr"/"Frau" and a name
 
 The extractive answer adds ``KIND_BONUS`` to the score of every unit holding the asked kind,
 across all candidate documents, so that "Wann beginnt ...?" prefers the unit with the time
@@ -56,9 +57,31 @@ def asked_kinds(question: str) -> frozenset[str]:
     return frozenset(kind for kind, pattern in QUESTIONS.items() if pattern.search(question))
 
 
+_ARTICLE = re.compile(r"\b(?:der|die|das|den|dem|des|ein|eine|einer|eines|einem|einen|im|am|vom|zum|zur|beim|ins"
+                      r"|the|a|an)\s+$", re.I)
+_NOUN_ENDING = re.compile(r"(?:ung|heit|keit|schaft|tion|tät|nis|ment)$")
+
+
 def holds(kinds: frozenset[str], text: str) -> bool:
     """Tell whether the unit's text holds a span of one of the asked kinds."""
-    return any(UNITS[kind].search(text) for kind in kinds)
+    return any(person(text) if kind == "person" else bool(UNITS[kind].search(text)) for kind in kinds)
+
+
+def person(text: str) -> bool:
+    """Tell whether the text names a person: two capitalised words that are not an article's noun phrase.
+
+    German nouns are capitalised, so "die Niederlassung Hamburg" has the shape of a name; after
+    an article (or "im", "zum", ...), or with a noun's ending on the first word ("-ung", "-heit",
+    "-schaft", ...), the two words are a thing and its name, and the search goes on from the
+    next word ("der Beauftragten Dr. Ilka Sommer") (eval/real-de csv-05: a handbook sentence about the
+    branches passed for the answer to "Wer leitet ...?").
+    """
+    found = UNITS["person"].search(text)
+    while found is not None:
+        if not _ARTICLE.search(text[:found.start()]) and not _NOUN_ENDING.search(found.group().split()[0]):
+            return True
+        found = UNITS["person"].search(text, found.start() + 1)  # "der Beauftragten Dr. Ilka Sommer": go on
+    return False
 
 
 def bonus(kinds: frozenset[str], text: str) -> float:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from irisrag.rag.answer_types import CitationView, ContextEntry, PassageView, SourceView
 from irisrag.rag.citations import CheckedAnswer, chunk_id
-from irisrag.rag.sources import Source, highlight
+from irisrag.rag.sources import Source, cited_sources, highlight
 
 if TYPE_CHECKING:
     from irisrag.rag.retrieve import Context, ContextChunk
@@ -26,9 +26,15 @@ def document_ids(context: Context) -> Iterable[int]:
             | {h.document_id for h in context.nearest})
 
 
-def source_views(context: Context, documents: Documents) -> tuple[SourceView, ...]:
-    """Return the found sources joined with their Document rows (sources without a row are left out)."""
-    return tuple(_source_view(s, documents[s.document_id]) for s in context.sources if s.document_id in documents)
+def source_views(context: Context, documents: Documents, cited: Iterable[int] = (),
+                 best_n: int = 1) -> tuple[SourceView, ...]:
+    """Return the found sources joined with their Document rows (sources without a row are left out).
+
+    ``cited``: the ids of the documents the answer cites; one the found sources lack is added
+    from its context chunks with its ``best_n`` best passages (``rag.sources.cited_sources``).
+    """
+    found = cited_sources(context.sources, context.chunks, cited, context.terms, best_n)
+    return tuple(_source_view(s, documents[s.document_id]) for s in found if s.document_id in documents)
 
 
 def nearest_views(context: Context, documents: Documents) -> tuple[SourceView, ...]:

@@ -122,7 +122,11 @@ SCHEMAS: dict[str, Any] = {
         "citations": {"type": "array", "items": {"type": "object"},
                       "description": "Checked citations, numbered as the context (may be empty)."},
         "context": {"type": "array", "items": _ref("Chunk")},
-        "sources": {"type": "array", "items": _ref("Source")},
+        "sources": {"type": "array", "items": _ref("Source"),
+                    "description": "The documents the answer cites, in the order of their first citation "
+                                   "(every found source when the answer cites none)."},
+        "other_sources": {"type": "array", "items": _ref("Source"),
+                          "description": "The found sources the answer does not cite (other matches)."},
         "nearest": {"type": "array", "items": _ref("Source"),
                     "description": "status no_context only: the ranking's first documents (NEAREST_DOCUMENTS), "
                                    "which may not answer the question; score: cosine and chunk_index: the "

@@ -55,7 +55,11 @@ def test_library_answers_score_right_clean_refused_and_uncited():
     assert right.right and right.clean and not right.uncited_sources and not right.refused
     raw = library_answers.score_result(_result("Sabine Krüger;Buchhaltung\n\n&lt;name&gt;x&lt;/name&gt;",
                                                sources=(1, 2), cited=(1,)), question, library_answers.ANSWERABLE)
-    assert raw.right and not raw.clean and raw.problems == ("tags",) and raw.uncited_sources
+    assert raw.right and not raw.clean and raw.problems == ("tags",)
+    assert raw.sources == ("doc1",) and raw.others == ("doc2",) and not raw.uncited_sources  # item 8: listed apart
+    uncited = library_answers.score_result(_result("Sabine Krüger leitet sie.", sources=(1,)), question,
+                                           library_answers.ANSWERABLE)
+    assert uncited.uncited_sources and uncited.to_json()["other_matches"] is False
     wrong = library_answers.score_result(_result("Die Kantine öffnet um 11:30 Uhr.\n\nDie Kantine öffnet um "
                                                  "11:30 Uhr."), question, library_answers.ANSWERABLE)
     assert not wrong.right and wrong.clean and wrong.duplicates

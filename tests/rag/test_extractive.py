@@ -16,6 +16,8 @@ from irisrag.rag.extractive import (
     highlighter,
     inflected,
     lexical_share,
+    question_keys,
+    row_key,
     score_units,
     select,
     shorten,
@@ -203,9 +205,35 @@ def test_a_clearly_weaker_unit_from_another_document_is_not_appended():
     assert chosen == [best, elsewhere_close, same_document]
 
 
+def test_a_unit_from_another_document_without_the_asked_kind_is_not_appended():
+    record = Scored(Unit("| Name | Franziska Huber |", "table", 0), 1, 1.32, 1, kind_held=True)
+    same_document = Scored(Unit("| Name | Andreas Maier |", "table", 0), 2, 1.1, 1, kind_held=True)
+    elsewhere = Scored(Unit("2021 eröffnete die Niederlassung München.", "sentence", 0), 3, 1.06, 2)
+    elsewhere_holding = Scored(Unit("Die Niederlassung leitet Franziska Huber.", "sentence", 0), 4, 1.05, 3,
+                               kind_held=True)
+    chosen = [s for s, _ in select([record, same_document, elsewhere, elsewhere_holding], 500)]
+    assert chosen == [record, same_document, elsewhere_holding]
+
+
 def test_inflected_forms_of_one_word_count_as_the_question_term():
     question = terms("Wie entpacke ich Dateien aus einem Archiv?")
     assert lexical_share(question, "-x, --extract entpackt Dateien aus einem Archiv.") == 1.0
     assert inflected("entpack", "entpackt") and inflected("speichert", "speicher")
     assert not inflected("port", "ports")  # too short to tell
     assert not inflected("passwort", "passwortmanag")  # a compound, not an inflection
+
+
+def test_the_row_keyed_by_the_letter_the_question_names_wins():
+    header = "| Klasse | Netzwerkadressen | Netzmaske |\n|---|---|---|\n"
+    rows = [Unit(header + f"| {key} | {net} | {mask} |", "table", i) for i, (key, net, mask) in
+            enumerate([("A", "10.x.x.x", "255.0.0.0"), ("B", "172.16.x.x", "255.255.0.0"),
+                       ("C", "192.168.0.x", "255.255.255.0")])]
+    question = "Welche Netzmaske hat ein Netz der Klasse C?"
+    assert question_keys(question) == {"C"} and question_keys("A und B? Wie viel kostet es?") == {"B"}
+    assert [row_key(u) for u in rows] == ["A", "B", "C"] and row_key(Unit("C ist gut.", "sentence", 0)) is None
+    table = "Klasse | Netzwerkadressen | Netzmaske\n\n" + "\n\n".join(
+        f"{key} | {net} | {mask}" for key, net, mask in [("A", "10.x.x.x", "255.0.0.0"),
+                                                          ("B", "172.16.x.x", "255.255.0.0"),
+                                                          ("C", "192.168.0.x", "255.255.255.0")])
+    best = score_units(question, make_context(table, question=question), None)[0]
+    assert "192.168.0.x" in best.unit.text

@@ -3,8 +3,8 @@ from __future__ import annotations
 import pytest
 
 from irisrag.rag.lexical import LexicalMatch, terms
-from irisrag.rag.retrieve import Candidate, RetrievalSettings, build_context
-from irisrag.rag.sources import found_sources, highlight, passage_score
+from irisrag.rag.retrieve import Candidate, ContextChunk, RetrievalSettings, build_context
+from irisrag.rag.sources import cited_sources, found_sources, highlight, passage_score
 from irisrag.vectors.store import Hit
 
 from .fakes import unit
@@ -74,3 +74,14 @@ def test_sources_highlight_flags_matching_words():
     assert [s for s, flagged in segments if flagged] == ["Häuser", "2024", "entwickelt"]
     assert highlight(text, frozenset()) == [(text, False)]
     assert highlight("", terms("Haus")) == []
+
+
+def test_a_cited_document_the_found_sources_lack_is_added_from_its_context_chunks():
+    strong = [candidate(1, i, 6.0, 0.8, found=("alpha", "beta", "gamma"), rank=i) for i in range(2)]
+    weak = candidate(2, 0, 1.2, 0.3, found=("alpha",), rank=5)
+    found = found_sources([*strong, weak], Q, RetrievalSettings.original())
+    assert [s.document_id for s in found] == [1]  # below half the best: not a found source
+    chunks = [ContextChunk(c.hit, c.match, n) for n, c in enumerate([*strong, weak], start=1)]
+    listed = cited_sources(found, chunks, {1, 2}, Q, 3)
+    assert [s.document_id for s in listed] == [1, 2] and listed[1].passages[0].chunk_index == 0
+    assert cited_sources(found, chunks, {1}, Q, 3) == found  # nothing cited beyond them: unchanged

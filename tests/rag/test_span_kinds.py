@@ -45,3 +45,11 @@ def test_a_how_to_question_asks_for_a_command():
         assert asked_kinds(question) == {"command"}, question
     for question in ("Wie viele Urlaubstage habe ich?", "Wie lange dauert es?", "Wie heißt die Datei?"):
         assert "command" not in asked_kinds(question), question
+
+
+def test_a_thing_and_its_name_is_no_person():
+    sentence = "2015 eröffnete die Niederlassung Hamburg im Stadtteil Billbrook, 2021 die Niederlassung München."
+    assert not holds({"person"}, sentence) and not holds({"person"}, "Sie leitet seit 2020 Abteilung Vertrieb.")
+    assert holds({"person"}, "Die Niederlassung leitet Franziska Huber.")
+    assert holds({"person"}, "Leiterin: Frau Huber") and holds({"person"}, "| Name | Andreas Maier |")
+    assert holds({"person"}, "Verstöße meldet die Datenschutzbeauftragten Dr. Ilka Sommer.")  # after the rejected pair

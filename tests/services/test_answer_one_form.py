@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from irisrag.llm.clients import FakeLLM
+from irisrag.rag.answer_types import AskResult, CitationView, SourceView
 from irisrag.rag.render import to_terminal
 from irisrag.services.asking import asking, conversations
 from irisrag.services.asking.answer_json import answer_json, terminal_json
@@ -36,3 +37,22 @@ def test_cited_sources_and_other_candidates_are_apart(library, ctx):
     assert cited and {s.document_id for s in result.cited_sources} == cited
     assert not cited & {s.document_id for s in result.other_sources}
     assert len(result.cited_sources) + len(result.other_sources) == len(result.sources)
+
+
+
+def _listed(sources, cited) -> AskResult:
+    return AskResult("?", (1,), "answered", answer_text="x [1]", shown_text="x [1]",
+                     sources=tuple(SourceView(i, f"doc{i}", 1, "a", None, None, 1.0, ()) for i in sources),
+                     citations=tuple(CitationView(n, "c", i, 0, "", None, 1, f"doc{i}", "…")
+                                     for n, i in enumerate(cited, 1)))
+
+
+def test_every_medium_lists_the_cited_documents_as_sources_and_the_others_apart():
+    result = _listed((1, 2, 3), (3, 1))
+    assert [s.document_id for s in result.listed_sources] == [3, 1]  # in the order of their first citation
+    assert [s.document_id for s in result.other_matches] == [2]
+    full, terminal = answer_json(result, admin=False), terminal_json(result)
+    assert [s["document_id"] for s in full["sources"]] == [3, 1] == [s["document_id"] for s in terminal["sources"]]
+    assert [s["document_id"] for s in full["other_sources"]] == [2] == [s["document_id"] for s in terminal["other_sources"]]
+    uncited = answer_json(_listed((1, 2), ()), admin=False)  # an answer that cites nothing lists every source
+    assert [s["document_id"] for s in uncited["sources"]] == [1, 2] and uncited["other_sources"] == []

@@ -3,6 +3,10 @@
 ``answer_json`` is the one form (``openapi.py``: Answer). The terminal's ``--json`` is the
 same document for a terminal (``terminal_json``): the answer as plain text, the areas by
 name, the error with its detail, the context and sources without their passages.
+
+``sources`` are the documents the answer cites, in the order of their first citation (issue 37
+item 8; every found source when the answer cites none); ``other_sources`` the found sources it
+does not cite, as the dashboard lists them under "Other matches".
 """
 from __future__ import annotations
 
@@ -25,11 +29,17 @@ def answer_json(result: AskResult, *, admin: bool) -> dict[str, Any]:
         "citations": [asdict(c) for c in result.citations],
         "context": [{"position": c.position, "document_id": c.document_id, "area_id": c.area_id,
                      "chunk_index": c.chunk_index, "page": c.page, "score": c.score} for c in result.context],
-        "sources": [{**_source(s), "passages": [{"chunk_index": p.chunk_index, "page": p.page, "score": p.score,
-                                                 "text": p.text} for p in s.passages]} for s in result.sources],
+        "sources": [_found(s) for s in result.listed_sources],
+        "other_sources": [_found(s) for s in result.other_matches],
         "nearest": [{**_source(s), "chunk_index": s.chunk} for s in result.nearest],
         "timings": {stage: round(seconds, 6) for stage, seconds in result.timings.items()},
     }
+
+
+def _found(s: SourceView) -> dict[str, Any]:
+    """Return a found source with its best passages."""
+    return {**_source(s), "passages": [{"chunk_index": p.chunk_index, "page": p.page, "score": p.score,
+                                        "text": p.text} for p in s.passages]}
 
 
 def _source(s: SourceView) -> dict[str, Any]:
@@ -44,7 +54,8 @@ def terminal_json(result: AskResult) -> dict[str, Any]:
         "answer": to_terminal(full["answer"]), "search_query": full["search_query"], "llm": full["llm"],
         "extractive": full["extractive"],
         "error": " ".join(filter(None, [full["error"], full["error_detail"]])) or None,
-        "sources": [_named(s) for s in full["sources"]], "nearest": [_named(s) for s in full["nearest"]],
+        "sources": [_named(s) for s in full["sources"]], "other_sources": [_named(s) for s in full["other_sources"]],
+        "nearest": [_named(s) for s in full["nearest"]],
         "context": [{k: c[k] for k in ("document_id", "chunk_index", "score")} for c in full["context"]],
         "timings": full["timings"], "status": full["status"], "incomplete": full["status"] == INCOMPLETE,
         "citations": full["citations"], "invalid_citations": list(result.invalid_citations),
