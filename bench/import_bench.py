@@ -437,6 +437,16 @@ def _prepare(inst: _Instance, items: list[InputSet], embedder_name: str) -> list
     return measured
 
 
+def _fresh_area(app, name: str) -> int:
+    """A new area for one repetition: an area refuses content it already holds (issue 37 item 8)."""
+    from irisrag.extensions import db
+    from irisrag.models import Area
+    from irisrag.services.admin.admin import create_named
+
+    with app.app_context(), db.connection_context():
+        return create_named(Area, name).id
+
+
 def _repetition(inst: _Instance, m: Measured, rep: int, next_id) -> None:
     """Measure one input once in the three tiers (embedder only, in-process, worker)."""
     m.load.append(load_average())
@@ -449,7 +459,7 @@ def _repetition(inst: _Instance, m: Measured, rep: int, next_id) -> None:
     m.in_process.append(seconds)
     m.in_process_stages.append(stages)
     seconds, cpu, stages, chunks, jobs = _through_worker(
-        inst.app, inst.area_id, m.input, inst.tmp / "src" / f"r{rep}" / m.input.label, inst.seen_jobs, inst.logfile,
+        inst.app, _fresh_area(inst.app, f"bench-{m.input.label}-r{rep}"), m.input, inst.tmp / "src" / f"r{rep}" / m.input.label, inst.seen_jobs, inst.logfile,
         inst.worker.pid, m.lock_retries)
     m.worker_cpu.append(cpu)
     if chunks != m.chunks:
