@@ -5,6 +5,7 @@ from irisrag.embeddings import FakeEmbedder
 from irisrag.rag.extractive import (
     BUDGET_CHARS,
     ELSEWHERE_GAP,
+    FAR_GAP,
     SURE_CHARS,
     SURE_GAP,
     UNSURE_CHARS,
@@ -105,7 +106,7 @@ def test_the_room_left_is_filled_with_the_next_sentence_shortened():
     long_first = "Der Collector " + "sammelt Daten aus vielen Quellen und " * 5 + "leitet sie weiter."
     second = ("Die Konfiguration des Collectors liegt in otel.yaml und wird beim Start gelesen, "
               "danach nie wieder, außer man startet ihn neu.")
-    scored = [Scored(Unit(long_first, "sentence", 0), 1, 2.0), Scored(Unit(second, "sentence", 1), 1, 1.0)]
+    scored = [Scored(Unit(long_first, "sentence", 0), 1, 2.0), Scored(Unit(second, "sentence", 1), 1, 1.5)]
     chosen = select(scored, 300)
     assert [s.unit.text for s, _ in chosen] == [long_first, second]
     first_size = len(long_first) + 5
@@ -203,6 +204,14 @@ def test_a_clearly_weaker_unit_from_another_document_is_not_appended():
     elsewhere_close = Scored(Unit("Das Protokoll liegt auch im Journal.", "sentence", 0), 3, 1.4, 3)
     chosen = [s for s, _ in select([best, elsewhere_close, same_document, elsewhere_weak], 500)]
     assert chosen == [best, elsewhere_close, same_document]
+
+
+def test_a_unit_far_below_the_best_is_filler_even_from_the_same_document():
+    best = Scored(Unit("Das Weihnachtsgeld wird mit dem Novembergehalt ausgezahlt.", "sentence", 0), 1, 2.1, 1)
+    close = Scored(Unit("Es beträgt ein halbes Monatsgehalt.", "sentence", 1), 1, 2.1 - FAR_GAP + 0.1, 1)
+    filler = Scored(Unit("Die Sicherheitsunterweisung findet im Januar statt.", "sentence", 2), 1, 2.1 - FAR_GAP, 1)
+    chosen = [s for s, _ in select([best, close, filler], 500)]
+    assert chosen == [best, close]
 
 
 def test_a_unit_from_another_document_without_the_asked_kind_is_not_appended():
