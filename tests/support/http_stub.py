@@ -77,7 +77,7 @@ class HttpStub:
         self._routes: dict[tuple[str, str], list[Responder]] = {}
         self._lock = threading.Lock()
         self._stopping = threading.Event()
-        self._server = ThreadingHTTPServer((host, 0), _Handler)
+        self._server = _Server((host, 0), _Handler)
         self._server.daemon_threads = True
         self._server.stub = self  # type: ignore[attr-defined]
         self._thread: threading.Thread | None = None
@@ -150,6 +150,12 @@ class HttpStub:
                 return Reply(status=404, json={"error": f"no route for {req.method} {req.path}"})
             responder = queue.pop(0) if len(queue) > 1 else queue[0]
         return responder(req) if callable(responder) else responder
+
+
+class _Server(ThreadingHTTPServer):
+    # socketserver's default backlog is 5: 32 clients connecting at once overflow it and,
+    # on a loaded machine, some connects fail. Real servers listen with a deep backlog.
+    request_queue_size = 128
 
 
 class _Handler(BaseHTTPRequestHandler):
