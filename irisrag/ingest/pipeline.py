@@ -25,6 +25,7 @@ from irisrag.errors import DuplicateContent, ExtractionError
 from irisrag.i18n import N_
 from irisrag.ingest.chunk import Chunk, chunk_pages
 from irisrag.ingest.extract import EMPTY_MESSAGE, page_source, streams_records
+from irisrag.ingest.heap import fix_malloc_thresholds
 from irisrag.ingest.ocr import OcrSettings
 from irisrag.ingest.prefetch import PagePrefetch
 from irisrag.ingest.store_errors import unwritable_store_named
@@ -106,6 +107,7 @@ def run_import(job: ImportJob, *, embedder, store, settings: PipelineSettings, p
         return ImportResult("unchanged", sha256, size, job.known_chunks, {"hash": time.perf_counter() - started})
     refuse_held_content(job, sha256)
     progress("extracting", 0, 0)
+    fix_malloc_thresholds()  # LanceDB's write buffers go back to the system when freed (heap.py)
     page_total, source = page_source(job.path, job.kind, settings.ocr)
     pages = PagePrefetch(source)
     writer = ChunkWriter(store, job, _write_rows(job, settings))
