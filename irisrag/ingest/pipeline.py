@@ -127,10 +127,11 @@ def run_import(job: ImportJob, *, embedder, store, settings: PipelineSettings, p
     return ImportResult("done", sha256, size, writer.rows, timings)
 
 
-# Records are short chunks, and a table may have 100,000 of them: LanceDB's memory grows with
-# every staged write (version), so they are written in batches this many times larger
-# (bench/records_bench.py; docs/notes/h-records.md).
-RECORD_WRITE_FACTOR = 8
+# Records are short chunks, and a table may have 100,000 of them: each staged write is an append
+# and a settling update, so they are written in batches this many times larger (2,048 rows).
+# 8 (4,096 rows) cost 20 MiB more at the peak with USE: each write holds its batch's 512-d
+# vectors several times over (bench/records_bench.py; docs/notes/h-records.md).
+RECORD_WRITE_FACTOR = 4
 
 
 def _write_rows(job: ImportJob, settings: PipelineSettings) -> int:

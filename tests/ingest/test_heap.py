@@ -72,3 +72,11 @@ def test_an_import_fixes_the_thresholds_before_it_reads(tmp_path, monkeypatch):
     run_import(ImportJob(1, 1, path, "text"), embedder=FakeEmbedder(16), store=Store(),
                settings=PipelineSettings(), progress=lambda *a: calls.append(a[0]))
     assert calls[:2] == ["extracting", "fixed"] and calls[-1] == "written"
+
+
+def test_a_record_write_batch_of_use_vectors_is_mapped_and_no_larger_than_that():
+    from irisrag.embeddings import UseEmbedder
+
+    rows = PipelineSettings().write_rows * pipeline.RECORD_WRITE_FACTOR
+    # its own mapping, returned when freed (>=); no more than that, copied several times a write (<=)
+    assert rows * UseEmbedder.dim * 4 == heap.MMAP_THRESHOLD
