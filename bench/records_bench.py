@@ -9,7 +9,8 @@
    Each is imported by ``irisrag.ingest.pipeline.run_import`` in a fresh Python process
    (LanceDB in a temporary directory, the fake embedder unless ``--embedder use``), the way an
    RQ work horse runs it: peak RSS (``ru_maxrss``, = VmHWM), RssAnon sampled every 20 ms,
-   wall time and chunks. A third row reads and chunks the CSV alone (no embedder, no store;
+   wall time and chunks. ``--embedder use-random`` loads and warms up USE as the worker does
+   but embeds with random 512-d vectors: the store part of a USE import, full size, in minutes. A third row reads and chunks the CSV alone (no embedder, no store;
    RssAnon at the end): the record path's own memory. ``--baseline DIR`` runs the CSV once
    more with the code of the checkout ``DIR`` (e.g. main before this change) in the same run.
 2. **Retrieval: packed vs one record a chunk.** Three small tables (a CSV price list, a JSON
@@ -65,7 +66,14 @@ if args["chunk_only"]:  # extraction and chunking alone: what the record path it
     print("RESULT " + json.dumps({"seconds": time.perf_counter() - started, "chunks": count, "idle": idle,
                                   "peak_anon": anon(), "maxrss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
     sys.exit(0)
-embedder = UseEmbedder() if args["embedder"] == "use" else FakeEmbedder()
+class UseLoadedRandomVectors(UseEmbedder):  # USE loaded (the worker's idle memory), vectors random: fast
+    def _embed(self, texts):
+        import numpy as np
+        vectors = np.random.default_rng(len(texts)).standard_normal((len(texts), self.dim)).astype(np.float32)
+        return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+embedders = {"use": UseEmbedder, "use-random": UseLoadedRandomVectors, "fake": FakeEmbedder}
+embedder = embedders[args["embedder"]]()
+UseEmbedder().embed_documents(["warm-up"]) if args["embedder"] == "use-random" else None
 embedder.embed_documents(["warm-up"])
 store = VectorStore(args["lancedb"], embedder.key, embedder.dim, read_consistency_seconds=0)
 idle = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -157,7 +165,8 @@ def retrieval_section(workroot: Path) -> tuple[str, dict]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=100_000)
-    parser.add_argument("--embedder", choices=("fake", "use"), default="fake")
+    parser.add_argument("--embedder", choices=("fake", "use", "use-random"), default="fake",
+                        help="use-random: USE loaded and warmed up, but random 512-d vectors (the store part in minutes)")
     parser.add_argument("--baseline", type=Path, default=None, help="a checkout to run the CSV import with too")
     parser.add_argument("--no-memory", action="store_true")
     parser.add_argument("--no-retrieval", action="store_true")

@@ -25,6 +25,7 @@ from irisrag.errors import DuplicateContent, ExtractionError
 from irisrag.i18n import N_
 from irisrag.ingest.chunk import Chunk, chunk_pages
 from irisrag.ingest.extract import EMPTY_MESSAGE, page_source, streams_records
+from irisrag.ingest.heap import fix_malloc_thresholds
 from irisrag.ingest.ocr import OcrSettings
 from irisrag.ingest.prefetch import PagePrefetch
 from irisrag.ingest.store_errors import unwritable_store_named
@@ -106,6 +107,7 @@ def run_import(job: ImportJob, *, embedder, store, settings: PipelineSettings, p
         return ImportResult("unchanged", sha256, size, job.known_chunks, {"hash": time.perf_counter() - started})
     refuse_held_content(job, sha256)
     progress("extracting", 0, 0)
+    fix_malloc_thresholds()  # LanceDB's write buffers go back to the system when freed (heap.py)
     page_total, source = page_source(job.path, job.kind, settings.ocr)
     pages = PagePrefetch(source)
     writer = ChunkWriter(store, job, _write_rows(job, settings))
@@ -125,10 +127,11 @@ def run_import(job: ImportJob, *, embedder, store, settings: PipelineSettings, p
     return ImportResult("done", sha256, size, writer.rows, timings)
 
 
-# Records are short chunks, and a table may have 100,000 of them: LanceDB's memory grows with
-# every staged write (version), so they are written in batches this many times larger
-# (bench/records_bench.py; docs/notes/h-records.md).
-RECORD_WRITE_FACTOR = 8
+# Records are short chunks, and a table may have 100,000 of them: each staged write is an append
+# and a settling update, so they are written in batches this many times larger (2,048 rows).
+# 8 (4,096 rows) cost 20 MiB more at the peak with USE: each write holds its batch's 512-d
+# vectors several times over (bench/records_bench.py; docs/notes/h-records.md).
+RECORD_WRITE_FACTOR = 4
 
 
 def _write_rows(job: ImportJob, settings: PipelineSettings) -> int:
