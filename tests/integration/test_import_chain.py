@@ -1,0 +1,86 @@
+"""Short documents queued together are imported in one work horse, each on its own (issue 41 item 3).
+
+A real Redis and a real worker.py: the documents are queued before the worker starts, so its
+first job finds the others waiting behind it.
+"""
+from __future__ import annotations
+
+import pytest
+from rq import Queue
+from rq.job import Job
+
+from irisrag import components
+from irisrag.extensions import db
+from irisrag.i18n import english_stored
+from irisrag.ingest.extract import EMPTY_MESSAGE
+from irisrag.jobs.chain import CHAIN_MAX_BYTES
+from irisrag.jobs.keys import pointer_key
+from irisrag.jobs.queue import failed_jobs
+from irisrag.models import Area, Document
+from irisrag.services.admin import admin as admin_service
+from irisrag.services.documents import documents
+from tests.integration.test_worker import start_worker, stop_worker
+from tests.support.imports import wait_final
+
+pytestmark = pytest.mark.integration
+
+
+def page(title: str, words: str) -> bytes:
+    return f"<html><head><title>{title}</title></head><body><h1>{title}</h1><p>{words}</p></body></html>".encode()
+
+
+def queue_pages(app, pages: dict[str, bytes]) -> list[int]:
+    with app.app_context(), db.connection_context():
+        admin_service.create_named(Area, "Handbook")
+        return [documents.import_upload("Handbook", name, data).id for name, data in pages.items()]
+
+
+def run_worker(app, tmp_path, ids: list[int]) -> list[Document]:
+    worker = start_worker(app, tmp_path)
+    try:
+        return [wait_final(app, document_id) for document_id in ids]
+    finally:
+        stop_worker(worker)
+
+
+def finished_results(app) -> list[dict]:
+    with app.app_context():
+        redis = components.get().redis
+        registry = Queue(app.config["QUEUE_NAME"], connection=redis).finished_job_registry
+        return [Job.fetch(job_id, connection=redis).return_value() for job_id in registry.get_job_ids()]
+
+
+def test_queued_short_pages_run_in_one_job_each_with_its_own_outcome(app, tmp_path):
+    pages = {"urlaub.html": page("Urlaub", "Jede Mitarbeiterin hat 30 Tage Urlaub im Jahr."),
+             "leer.html": b"<html><body></body></html>",
+             "kopie.html": page("Urlaub", "Jede Mitarbeiterin hat 30 Tage Urlaub im Jahr."),
+             "reisen.html": page("Reisen", "Dienstreisen beantragt man beim Sekretariat.")}
+    ids = queue_pages(app, pages)
+
+    docs = run_worker(app, tmp_path, ids)
+
+    assert [d.status for d in docs] == ["done", "failed", "failed", "done"]
+    assert english_stored(docs[1].error) == english_stored(EMPTY_MESSAGE)
+    assert "urlaub.html" in english_stored(docs[2].error)  # the duplicate names the page holding it
+    assert all(d.chunk_count > 0 for d in (docs[0], docs[3]))
+    (result,) = [r for r in finished_results(app) if isinstance(r, dict) and r.get("document_id") == ids[0]]
+    assert [c["document_id"] for c in result["chained"]] == ids[1:]
+    assert [c["status"] for c in result["chained"]] == ["failed", "failed", "done"]
+    with app.app_context():
+        failed = {job.args[0] for job in failed_jobs(10)}
+        redis = components.get().redis
+        assert failed == {ids[1], ids[2]}  # each failure is its own failed job, with its traceback
+        assert redis.get(pointer_key(ids[0])) is None and redis.get(pointer_key(ids[3])) is None
+        assert all(job.error for job in failed_jobs(10))
+
+
+def test_a_large_file_queued_next_keeps_its_own_job(app, tmp_path):
+    big = page("Groß", "Ein langer Text über Reisen.<!--" + "x" * CHAIN_MAX_BYTES + "-->")
+    ids = queue_pages(app, {"klein.html": page("Klein", "Ein kurzer Text über Urlaub."), "gross.html": big})
+
+    docs = run_worker(app, tmp_path, ids)
+
+    assert [d.status for d in docs] == ["done", "done"]
+    results = [r for r in finished_results(app) if isinstance(r, dict) and "document_id" in r]
+    assert sorted(r["document_id"] for r in results) == ids
+    assert all(not r.get("chained") for r in results)
