@@ -284,23 +284,17 @@ def _wait_done(ids: list[int], started: float, logfile: Path) -> list:
 def _add_job_timings(totals: dict[str, float], result: object) -> bool:
     """Add an import job's returned timings (and its upkeep pass) to ``totals``; False for other jobs.
 
-    A job that imported the documents queued after its own (``jobs.chain``) adds theirs too.
+    A document imported in another job's work horse (``jobs.chain``) still has its own job and result.
     """
     if not isinstance(result, dict) or "document_id" not in result or "chunks" not in result:
         return False  # not an import job (e.g. a maintenance pass)
-    for chained in result.get("chained") or ():
-        _add_document_timings(totals, chained)
-    _add_document_timings(totals, result)
-    return True
-
-
-def _add_document_timings(totals: dict[str, float], result: dict) -> None:
     for key, value in (result.get("timings") or {}).items():
         if isinstance(value, (int, float)):
             totals[key] = totals.get(key, 0.0) + value
     upkeep = result.get("maintenance")
     if isinstance(upkeep, dict) and isinstance(upkeep.get("seconds"), (int, float)):
         totals["upkeep"] = totals.get("upkeep", 0.0) + upkeep["seconds"]
+    return True
 
 
 def _job_timings(queue_name: str, seen_jobs: set[str]) -> tuple[dict[str, float], int]:
@@ -432,7 +426,9 @@ def _prepare(inst: _Instance, items: list[InputSet], embedder_name: str) -> list
     from irisrag.embeddings import build_embedder
     from irisrag.vectors.store import VectorStore
 
-    inst.worker, inst.worker_start = start_worker(inst.config, inst.logfile)
+    # IRISRAG_BENCH_WORKER_ROOT: the worker of another checkout (the code before a change), same baseline.
+    root = Path(os.environ.get("IRISRAG_BENCH_WORKER_ROOT") or ROOT)
+    inst.worker, inst.worker_start = start_worker(inst.config, inst.logfile, root)
     log(f"worker registered after {inst.worker_start:.2f} s")
     inst.embedder = build_embedder({"EMBEDDER": embedder_name})
     inst.embedder.embed_documents(["warm up"])

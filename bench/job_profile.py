@@ -5,7 +5,7 @@ worker tier) and splits the wall time with RQ's own timestamps of each job (enqu
 started, ended) and the timings each job returns:
 
 - ``between jobs``: the previous job's end to this job's start (the horse's exit and reaping,
-  RQ's bookkeeping, the next dequeue and fork);
+  RQ's bookkeeping, the next dequeue and fork; for a job run in the same horse, its claiming);
 - ``in the job``: started to ended, split into the pipeline's stages (extract, chunk, embed,
   store), the upkeep pass and the rest (document row, lock, progress writes, job set-up).
 
@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.common import load_average, log, write_report
+from bench.common import ROOT, load_average, log, write_report
 from bench.import_bench import (
     _fresh_area,
     _instance,
@@ -49,30 +49,28 @@ def _jobs(app, ids: list[int]) -> list:
 
 
 def _split(jobs: list) -> dict[str, float]:
-    """Seconds summed over the jobs: between jobs, in the jobs, and the in-job stages of every document."""
-    sums = dict.fromkeys(("between", "in_job", *STAGES, "upkeep", "rest_in_job", "jobs", "documents"), 0.0)
+    """Seconds summed over the documents' jobs: between one and the next, in them, and their stages.
+
+    A job run in another's work horse (``jobs.chain``) has its own start and end; ``forks``
+    counts the jobs that RQ forked a horse for.
+    """
+    sums = dict.fromkeys(("between", "in_job", *STAGES, "upkeep", "rest_in_job", "forks"), 0.0)
     previous_end = None
     for job in jobs:
+        result = job.return_value()
+        if "document_id" not in result:
+            continue  # the worker's sweep
         if previous_end is not None:
             sums["between"] += (job.started_at - previous_end).total_seconds()
         previous_end = job.ended_at
-        in_job = (job.ended_at - job.started_at).total_seconds()
-        sums["in_job"] += in_job
-        sums["jobs"] += 1
-        result = job.return_value()
-        for document in (result, *(result.get("chained") or ())):
-            _add_document(sums, document)
-        sums["rest_in_job"] += in_job
-    sums["rest_in_job"] -= sum(sums[key] for key in (*STAGES, "upkeep"))
+        sums["in_job"] += (job.ended_at - job.started_at).total_seconds()
+        sums["forks"] += "chained_in" not in result
+        timings, upkeep = result.get("timings") or {}, result.get("maintenance") or {}
+        for stage in STAGES:
+            sums[stage] += float(timings.get(stage, 0.0))
+        sums["upkeep"] += float(upkeep.get("seconds", 0.0) or 0.0)
+    sums["rest_in_job"] = sums["in_job"] - sum(sums[key] for key in (*STAGES, "upkeep"))
     return sums
-
-
-def _add_document(sums: dict[str, float], result: dict) -> None:
-    timings, upkeep = result.get("timings") or {}, result.get("maintenance") or {}
-    sums["documents"] += 1
-    for stage in STAGES:
-        sums[stage] += float(timings.get(stage, 0.0))
-    sums["upkeep"] += float(upkeep.get("seconds", 0.0) or 0.0)
 
 
 def _import_pages(inst, pages: list[Path], rep: int) -> tuple[float, dict[str, float]]:
@@ -104,10 +102,10 @@ def _ids_done(app) -> list[str]:
 def _table(runs: list[tuple[float, dict[str, float]]], pages: int, embedder: str) -> str:
     lines = [f"{pages} HTML pages, one document each, embedder `{embedder}`; ms per document (each repetition's "
              f"sum over its jobs / {pages}; repetitions separated by /).", "",
-             "| RQ jobs | wall | between jobs (exit, reap, dequeue, fork) | in the jobs | extract | chunk | embed | "
+             "| work horses forked | wall | between jobs (exit, reap, dequeue, fork; or claiming) | in the jobs | extract | chunk | embed | "
              "store | upkeep | rest in the jobs (rows, lock, progress, set-up, claiming) |",
              "|---|---|---|---|---|---|---|---|---|---|"]
-    cells = [" / ".join(f"{sums['jobs']:.0f}" for _, sums in runs),
+    cells = [" / ".join(f"{sums['forks']:.0f}" for _, sums in runs),
              " / ".join(f"{wall / pages * 1000:.0f}" for wall, _ in runs)]
     for key in ("between", "in_job", *STAGES, "upkeep", "rest_in_job"):
         cells.append(" / ".join(f"{sums[key] / pages * 1000:.0f}" for _, sums in runs))
@@ -115,16 +113,23 @@ def _table(runs: list[tuple[float, dict[str, float]]], pages: int, embedder: str
     return "\n".join(lines)
 
 
-def run(html_dir: str, reps: int = 3, embedder: str = "fake") -> str:
-    """Profile the import jobs of every page in ``html_dir``; return the Markdown table."""
+def run(html_dir: str, reps: int = 3, embedder: str = "fake", roots: tuple[str, ...] = ()) -> str:
+    """Profile the import jobs of every page in ``html_dir`` with the worker of each checkout in ``roots``
+    (default: this one), started in turn for each repetition; return the Markdown tables."""
     pages = sorted(Path(html_dir).glob("*.html"))
+    roots = roots or (str(ROOT),)
     tmp = Path(tempfile.mkdtemp(prefix="irisrag-bench-jobs-"))
     redis_url, redis_proc = start_redis()
-    inst = _instance(tmp, redis_url, embedder)
     load = load_average()
+    inst = _instance(tmp, redis_url, embedder)
+    runs: dict[str, list] = {root: [] for root in roots}
     try:
-        inst.worker, _ = start_worker(inst.config, inst.logfile)
-        runs = [_import_pages(inst, pages, rep) for rep in range(reps)]
+        for rep in range(reps):
+            for index, root in enumerate(roots):
+                inst.worker, _ = start_worker(inst.config, inst.logfile, Path(root))
+                runs[root].append(_import_pages(inst, pages, rep * len(roots) + index))
+                stop_worker(inst.worker)
+                inst.worker = None
     finally:
         if inst.worker is not None:
             stop_worker(inst.worker)
@@ -132,10 +137,10 @@ def run(html_dir: str, reps: int = 3, embedder: str = "fake") -> str:
         if redis_proc is not None:
             redis_proc.terminate()
         shutil.rmtree(tmp, ignore_errors=True)
-    text = f"load at start {load}, at end {load_average()}.\n\n" + _table(runs, len(pages), embedder)
+    text = f"load at start {load}, at end {load_average()}.\n\n" + "\n\n".join(
+        f"Worker of `{root}`:\n\n" + _table(found, len(pages), embedder) for root, found in runs.items())
     log(f"wrote {write_report('jobs', 'Import job profile', ['## Import job profile', text], {})}")
     return text
-
 
 if __name__ == "__main__":
     import argparse
@@ -145,5 +150,7 @@ if __name__ == "__main__":
     parser.add_argument("html_dir", help="a folder of .html pages, each imported as one document")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--embedder", choices=("fake", "use"), default="fake")
+    parser.add_argument("--roots", default="", help="comma-separated checkouts whose worker.py to compare "
+                        "(e.g. the code before a change, then this one); default this checkout")
     args = parser.parse_args()
-    print(run(args.html_dir, args.reps, args.embedder))
+    print(run(args.html_dir, args.reps, args.embedder, tuple(r for r in args.roots.split(",") if r)))

@@ -6,15 +6,15 @@ profile"). So an import job, once its own document is done, takes the job at the
 the queue when that is another document's import of a file of at most ``CHAIN_MAX_BYTES``,
 and runs it itself; it goes on for ``CHAIN_SECONDS`` at most, then leaves the queue to the
 next fork. Every document is still imported on its own (its lock, progress, status, its own
-failure and duplicate check); upkeep runs once, after the last of them
+failure and duplicate check), and its job still ends finished (with the document's result)
+or failed (with the traceback) in RQ; upkeep runs once, after the last of them
 (``maintain_after_import`` defers it while imports wait in the queue).
 
 Claiming is one Redis script: the job leaves the queue and the document's pointer names the
 running job in the same step, so a cancel stops what actually runs it, and another worker that
-dequeued the job first simply wins. A claimed import that ends is taken out of the way: done,
-its job is deleted and the pointer dropped (a Rebuild queues a new job at once); failed, the
-pointer names the claimed job again and that job is failed in RQ with the traceback, as if it
-had run alone.
+dequeued the job first simply wins. Once the claimed import has ended, the pointer names the
+claimed job again, as if it had run alone; the first document's pointer, which names the
+running job, is dropped before the first claim, so a Rebuild of it need not wait for the chain.
 """
 from __future__ import annotations
 
@@ -25,8 +25,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rq import Queue, get_current_job
+from rq.defaults import DEFAULT_RESULT_TTL
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
+from rq.utils import now
 
 from irisrag.extensions import db
 from irisrag.jobs.keys import pointer_key, prefix
@@ -51,11 +53,11 @@ def in_worker() -> bool:
     return get_current_job() is not None
 
 
-def run_queued(run_one: RunOne, first_document_id: int, began: float) -> list[dict]:
-    """After the job's own document, import the short documents queued next; return their results."""
+def run_queued(run_one: RunOne, first_document_id: int, began: float) -> list[str]:
+    """After the job's own document, import the short documents queued next; return their job ids."""
     current = get_current_job()
     forget(first_document_id, current)
-    results: list[dict] = []
+    results: list[str] = []
     while time.monotonic() - began < CHAIN_SECONDS:
         claimed = claim_next(current)
         if claimed is None:
@@ -99,18 +101,18 @@ def short(document_id: int) -> bool:
         return False  # not there (yet): its own job says why
 
 
-def run_claimed(job: Job, current: Job, run_one: RunOne) -> dict:
-    """Import a claimed job's document here; a failure is recorded on that job, not on this one."""
+def run_claimed(job: Job, current: Job, run_one: RunOne) -> str:
+    """Import a claimed job's document here and end that job as RQ would have (finished or failed)."""
     document_id, force = int(job.args[0]), bool(job.args[1]) if len(job.args) > 1 else False
     log.info("job_chained document_id=%s job=%s claimed=%s", document_id, current.id, job.id)
+    job.started_at = now()
     try:
         result = run_one(document_id, force)
     except Exception as exc:  # the row holds the failure already (import_document recorded it)
-        _fail(job, current, document_id, exc)
-        return {"document_id": document_id, "status": "failed", "job": job.id}
-    forget(document_id, current)
-    job.delete()
-    return {**result, "job": job.id}
+        _end(job, current, document_id, failure="".join(traceback.format_exception(exc)))
+    else:
+        _end(job, current, document_id, result={**result, "chained_in": current.id})
+    return job.id
 
 
 def forget(document_id: int, current: Job) -> None:
@@ -118,11 +120,17 @@ def forget(document_id: int, current: Job) -> None:
     current.connection.eval(_FORGET, 1, pointer_key(document_id), current.id)
 
 
-def _fail(job: Job, current: Job, document_id: int, exc: Exception) -> None:
-    """Fail the claimed job in RQ (failed registry, traceback) and point the document at it again."""
-    point_at(document_id, job)
-    text = "".join(traceback.format_exception(exc))
+def _end(job: Job, current: Job, document_id: int, *, result: dict | None = None, failure: str = "") -> None:
+    """Record the claimed job's outcome in RQ (finished with its result, or failed with the traceback)
+    and point the document at it again."""
+    job.ended_at, job.worker_name = now(), current.worker_name
     with current.connection.pipeline() as pipe:
-        job.set_status(JobStatus.FAILED, pipeline=pipe)
-        job._handle_failure(text, pipeline=pipe, worker_name=current.worker_name or "")
+        if failure:
+            job.set_status(JobStatus.FAILED, pipeline=pipe)
+            job._handle_failure(failure, pipeline=pipe, worker_name=current.worker_name or "")
+        else:
+            job._result = result
+            job._handle_success(job.get_result_ttl(DEFAULT_RESULT_TTL), pipeline=pipe,
+                                worker_name=current.worker_name or "")
         pipe.execute()
+    point_at(document_id, job)

@@ -63,15 +63,18 @@ def test_queued_short_pages_run_in_one_job_each_with_its_own_outcome(app, tmp_pa
     assert english_stored(docs[1].error) == english_stored(EMPTY_MESSAGE)
     assert "urlaub.html" in english_stored(docs[2].error)  # the duplicate names the page holding it
     assert all(d.chunk_count > 0 for d in (docs[0], docs[3]))
-    (result,) = [r for r in finished_results(app) if isinstance(r, dict) and r.get("document_id") == ids[0]]
-    assert [c["document_id"] for c in result["chained"]] == ids[1:]
-    assert [c["status"] for c in result["chained"]] == ["failed", "failed", "done"]
+    results = {r["document_id"]: r for r in finished_results(app) if isinstance(r, dict) and "document_id" in r}
+    assert sorted(results) == [ids[0], ids[3]]
+    chained = results[ids[0]]["chained"]  # one work horse ran all four, each under its own job
+    assert [int(job_id.split("-doc-")[1].split("-")[0]) for job_id in chained] == ids[1:]
+    assert f"-import-doc-{ids[0]}-" in results[ids[3]]["chained_in"]
     with app.app_context():
-        failed = {job.args[0] for job in failed_jobs(10)}
+        failed = failed_jobs(10)
         redis = components.get().redis
-        assert failed == {ids[1], ids[2]}  # each failure is its own failed job, with its traceback
-        assert redis.get(pointer_key(ids[0])) is None and redis.get(pointer_key(ids[3])) is None
-        assert all(job.error for job in failed_jobs(10))
+        assert {job.args[0] for job in failed} == {ids[1], ids[2]}  # each failure is its own failed job
+        assert all("Traceback" in job.error for job in failed)
+        assert redis.get(pointer_key(ids[0])) is None  # the first document no longer waits on the chain
+        assert [redis.get(pointer_key(i)).decode() for i in ids[1:]] == chained  # each names its own job
 
 
 def test_a_large_file_queued_next_keeps_its_own_job(app, tmp_path):
@@ -83,4 +86,4 @@ def test_a_large_file_queued_next_keeps_its_own_job(app, tmp_path):
     assert [d.status for d in docs] == ["done", "done"]
     results = [r for r in finished_results(app) if isinstance(r, dict) and "document_id" in r]
     assert sorted(r["document_id"] for r in results) == ids
-    assert all(not r.get("chained") for r in results)
+    assert not any(r.get("chained") or r.get("chained_in") for r in results)
