@@ -37,7 +37,8 @@ def _import(args) -> str:
     from bench import import_bench
 
     only = tuple(label.strip() for label in args.inputs.split(",")) if args.inputs else None
-    return import_bench.run(args.quick, args.reps, embedder=args.embedder, only=only, sweep=not args.no_sweep)
+    return import_bench.run(args.quick, args.reps, embedder=args.embedder, only=only, sweep=not args.no_sweep,
+                            html_dir=args.html_dir)
 
 
 def _context(args) -> str:
@@ -160,6 +161,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="import: the embedder of the baseline and the worker (default use)")
     parser.add_argument("--inputs", default=None, help="import: comma-separated input labels to measure "
                         "(PDF, HTML, Markdown; default all)")
+    parser.add_argument("--html-dir", default=None, help="import: the HTML input is every .html file of this "
+                        "folder, one document each (instead of the Debian Reference pages; no download)")
     parser.add_argument("--no-sweep", action="store_true", help="import: skip the batch-size and BLAS-thread sweeps")
     parser.add_argument("--queries", type=int, default=None, help="questions per context configuration "
                         "(default 200, quick 30)")

@@ -99,6 +99,14 @@ def _markdown(source_gz: Path, target: Path, limit: int | None) -> Path:
     return target
 
 
+def html_folder(folder: Path) -> InputSet:
+    """Every ``.html`` file of a folder as the HTML input (one document each), for a machine without the packages."""
+    files = tuple(sorted(Path(folder).glob("*.html")))
+    if not files:
+        raise DataUnavailable(f"{folder} holds no .html files")
+    return InputSet("HTML", "html", files, f"{len(files)} HTML pages of {folder}")
+
+
 def inputs(quick: bool) -> list[InputSet]:
     """Return the PDF, HTML and Markdown inputs (a slice of each with ``quick``)."""
     fetch()

@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from bench.common import ROOT, load_average, log, machine, write_report
-from bench.data import DataUnavailable, InputSet, inputs
+from bench.data import DataUnavailable, InputSet, html_folder, inputs
 from bench.import_report import report
 
 REDIS_DEFAULT = "redis://127.0.0.1:6379/14"
@@ -282,7 +282,10 @@ def _wait_done(ids: list[int], started: float, logfile: Path) -> list:
 
 
 def _add_job_timings(totals: dict[str, float], result: object) -> bool:
-    """Add an import job's returned timings (and its upkeep pass) to ``totals``; False for other jobs."""
+    """Add an import job's returned timings (and its upkeep pass) to ``totals``; False for other jobs.
+
+    A document imported in another job's work horse (``jobs.chain``) still has its own job and result.
+    """
     if not isinstance(result, dict) or "document_id" not in result or "chunks" not in result:
         return False  # not an import job (e.g. a maintenance pass)
     for key, value in (result.get("timings") or {}).items():
@@ -423,7 +426,9 @@ def _prepare(inst: _Instance, items: list[InputSet], embedder_name: str) -> list
     from irisrag.embeddings import build_embedder
     from irisrag.vectors.store import VectorStore
 
-    inst.worker, inst.worker_start = start_worker(inst.config, inst.logfile)
+    # IRISRAG_BENCH_WORKER_ROOT: the worker of another checkout (the code before a change), same baseline.
+    root = Path(os.environ.get("IRISRAG_BENCH_WORKER_ROOT") or ROOT)
+    inst.worker, inst.worker_start = start_worker(inst.config, inst.logfile, root)
     log(f"worker registered after {inst.worker_start:.2f} s")
     inst.embedder = build_embedder({"EMBEDDER": embedder_name})
     inst.embedder.embed_documents(["warm up"])
@@ -537,16 +542,27 @@ def _shut_down(inst: _Instance | None, redis_url: str, redis_proc, tmp: Path) ->
     shutil.rmtree(tmp, ignore_errors=True)
 
 
+def _chosen_inputs(quick: bool, only: tuple[str, ...] | None, html_dir: str | None) -> list[InputSet]:
+    """Return the inputs to measure: the Debian Reference ones, the HTML one from ``html_dir`` if given."""
+    if html_dir is not None and only == ("HTML",):
+        return [html_folder(Path(html_dir))]
+    items = [i for i in inputs(quick) if only is None or i.label in only]
+    if html_dir is not None:
+        items = [html_folder(Path(html_dir)) if i.label == "HTML" else i for i in items]
+    return items
+
+
 def run(quick: bool, reps: int | None = None, embedder: str = "use", only: tuple[str, ...] | None = None,
-        sweep: bool = True) -> str:
+        sweep: bool = True, html_dir: str | None = None) -> str:
     """Run the import benchmark; return the Markdown report (also written to bench/out/).
 
     ``embedder``: ``use`` (the default, with the batch-size and BLAS-thread sweeps) or ``e5``
     (the three tiers only; written to ``import-e5.md``). ``only``: the input labels to measure
-    (``PDF``, ``HTML``, ``Markdown``); ``sweep=False`` leaves the sweeps out.
+    (``PDF``, ``HTML``, ``Markdown``); ``sweep=False`` leaves the sweeps out. ``html_dir``: the
+    HTML input is that folder's pages (``data.html_folder``); with ``only=("HTML",)`` nothing is downloaded.
     """
     try:
-        items = [i for i in inputs(quick) if only is None or i.label in only]
+        items = _chosen_inputs(quick, only, html_dir)
     except DataUnavailable as exc:
         log(str(exc))
         return f"## Import throughput\n\nSkipped: {exc}\n"

@@ -20,6 +20,7 @@ from irisrag import components
 from irisrag.errors import Conflict, ImportStopped
 from irisrag.extensions import db
 from irisrag.i18n import N_
+from irisrag.jobs import chain
 from irisrag.jobs.fetching import fetch_and_stage, no_retry_unless_network
 from irisrag.jobs.keys import prefix
 from irisrag.jobs.liveness import abandon, worker_gone
@@ -116,8 +117,19 @@ def _pipeline_inputs(doc: Document, force: bool):
 def import_document(document_id: int, force: bool = False, *, use_lock: bool = True, lock=None) -> dict:
     """Run the pipeline for one document (the RQ task; the CLI's --sync calls it in-process).
 
-    ``lock``: the document's lock, already held by the caller (a fetch), who releases it.
+    ``lock``: the document's lock, already held by the caller (a fetch), who releases it. In a
+    worker, the short documents queued next are imported in the same work horse afterwards
+    (``chain``); their results are under ``chained``.
     """
+    began = time.monotonic()
+    result = _import_one(document_id, force, use_lock=use_lock, lock=lock)
+    if lock is None and use_lock and chain.in_worker():
+        result["chained"] = chain.run_queued(_import_one, document_id, began)
+    return result
+
+
+def _import_one(document_id: int, force: bool = False, *, use_lock: bool = True, lock=None) -> dict:
+    """Import one document: its lock, progress, pipeline, upkeep and final row."""
     from irisrag.ingest.pipeline import run_import
 
     with db.connection_context():
