@@ -63,7 +63,7 @@ import numpy as np
 from irisrag import config as config_module
 from irisrag.config import parse_bool
 from irisrag.errors import IrisRagError
-from irisrag.rag import bridge, fusion, nouns
+from irisrag.rag import bridge, fusion, nouns, verbforms
 from irisrag.rag.bridge import Bridge, BridgeSettings
 from irisrag.rag.fusion import FusionSettings
 from irisrag.rag.gate import (  # noqa: F401  (the gate's names are public here too)
@@ -352,6 +352,7 @@ def _ranked(
     search_fulltext = getattr(store, "search_fulltext", None)
     if search_fulltext is None and mode == "fulltext":
         raise TypeError(f"{type(store).__name__} has no full-text search")
+    search_text = verbforms.searched(search_text, question)   # "entpacke ich" finds "entpackt" too
     with timer.stage("fulltext"):  # a vector-only store (ChunkSearch) gives hybrid an empty full-text leg
         lexical = [] if search_fulltext is None else search_fulltext(search_text, areas, settings.candidates,
                                                                      vector=vector)
