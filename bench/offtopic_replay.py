@@ -39,7 +39,7 @@ def _prefixed(word: str, context) -> list[int]:
 
 
 def _noun_row(noun: nouns.Noun, own: str, context, words, splitter) -> dict:
-    holders = _holders(noun.forms, context)
+    holders = _holders(noun.forms | noun.head, context)
     parts = splitter.split(noun.word) if splitter else ()
     first = nouns.normal_form(parts[0]) if parts else None
     return {"word": noun.word, "listed": bool(words and words.knows(noun.word)),

@@ -10,7 +10,9 @@ A noun is a capitalised word of at least MIN_LETTERS letters, without digits, th
 begin a sentence. It counts as *known* when
 
 - a candidate's search text (its text, title and compound parts) holds its normal form, or
-  that of its compound's head noun ("Kilometergeld": "Geld"; ``compounds.py``);
+  that of its compound's head noun ("Kilometergeld": "Geld"; ``compounds.py``) while some
+  candidate also holds its first part ("Kilometer"): a generic head alone ("Probezeit":
+  "Zeit", "Krankenkasse": "Kasse", "Urlaubstage": "Tage") says nothing of the topic;
 - the term bridge mapped it onto a word of the candidates (``bridge.Bridge.words``);
 - it is not a word of the word list (BRIDGE_DICTIONARY): a name, a technical term or a
   misspelling ("Cydippida", "Beriods") may be a variant the stemmer does not join, so it is
@@ -45,6 +47,8 @@ class Noun:
 
     word: str
     forms: frozenset[str]
+    head: frozenset[str] = frozenset()       # the compound's head's form: known only together with ``modifier``
+    modifier: frozenset[str] = frozenset()   # the compound's first part's form
 
 
 def question_nouns(question: str, splitter: Compounds | None = None) -> list[Noun]:
@@ -53,9 +57,17 @@ def question_nouns(question: str, splitter: Compounds | None = None) -> list[Nou
     for m in tokens(question):
         word, form = m.group(), normal_form(m.group())
         if form and _noun(word) and not _begins_sentence(question, m.start()):
-            head = splitter.split(word)[-1:] if splitter else ()
-            found.append(Noun(word, frozenset({form, *filter(None, map(normal_form, head))})))
+            parts = splitter.split(word) if splitter else ()
+            found.append(Noun(word, frozenset({form}), *(_forms(parts[-1:]), _forms(parts[:1])) if parts else ()))
     return found
+
+
+def _forms(words: Sequence[str]) -> frozenset[str]:
+    return frozenset(filter(None, map(normal_form, words)))
+
+
+def _known(noun: Noun, found: frozenset[str]) -> bool:
+    return bool(noun.forms & found) or bool(noun.head & found and noun.modifier & found)
 
 
 def _noun(word: str) -> bool:
@@ -74,6 +86,6 @@ def unknown_share(question: str, hits: Sequence[Hit], bridged: Bridge, words: Di
     if words is None or bridged.whole or not nouns:
         return 0.0
     asked = [n for n in nouns if n.word not in bridged.words and words.knows(n.word)]
-    forms = frozenset().union(*(n.forms for n in asked))
+    forms = frozenset().union(*(n.forms | n.head | n.modifier for n in asked))
     found = frozenset().union(*(match(forms, hit.lexical_text).terms for hit in hits)) if forms else frozenset()
-    return sum(not n.forms & found for n in asked) / len(nouns)
+    return sum(not _known(n, found) for n in asked) / len(nouns)

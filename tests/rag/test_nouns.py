@@ -19,6 +19,9 @@ LINES = [
     "Geld {n} :: money\n",
     "Urlaub {m} :: leave; holiday\n",
     "Bereich {m} :: field; area\n",
+    "Zeit {f} :: time\n",
+    "Probe {f} :: trial; sample\n",
+    "Probezeit {f} :: probation\n",
 ]
 WORDS = Dictionary(parse(LINES))
 SPLITTER = Compounds(WORDS)
@@ -36,10 +39,18 @@ def test_nouns_are_capitalised_words_that_do_not_begin_a_sentence():
     assert question_nouns("Wann beginnt der Urlaub?")[0].forms == {normal_form("Urlaub")}
 
 
-def test_a_compound_noun_is_known_by_its_head_noun():
+def test_a_compound_noun_is_known_by_its_head_noun_with_its_first_part():
     (noun,) = question_nouns("Wie viel Kilometergeld gibt es?", SPLITTER)
-    assert noun.forms == {normal_form("Kilometergeld"), normal_form("Geld")}
-    assert _share("Wie viel Kilometergeld gibt es?") == 0.0            # "Geld" is in the second chunk
+    assert noun.forms == {normal_form("Kilometergeld")}
+    assert (noun.head, noun.modifier) == ({normal_form("Geld")}, {normal_form("Kilometer")})
+    assert _share("Wie viel Kilometergeld gibt es?") == 0.0            # "Geld" and "Kilometer" in the second chunk
+
+
+def test_a_generic_head_alone_does_not_make_a_compound_known():
+    hits = [*HANDBOOK, Hit(3, 1, 0, None, "Die Zeit läuft ab.", 0.3, 2)]
+    assert unknown_share("Wie lange ist die Probezeit?", hits, Bridge(), WORDS, SPLITTER) == 1.0   # "Zeit", no "Probe"
+    hits.append(Hit(4, 1, 0, None, "Eine Probe entnehmen.", 0.2, 3))
+    assert unknown_share("Wie lange ist die Probezeit?", hits, Bridge(), WORDS, SPLITTER) == 0.0
 
 
 def test_the_share_counts_the_list_s_nouns_that_no_candidate_holds():
