@@ -75,6 +75,9 @@ GATE_TOTAL_CAP = "total_cap"
 # Rule evidence: the more evidence a question needs whose nouns no candidate holds, times their share of its
 # nouns (``nouns.py``). Measured on eval/real-de and XQuAD (docs/evaluation.md: off-topic questions).
 UNKNOWN_NOUN_MARGIN = 0.25
+# How many of a full document's passing chunks after its cap may take its last slot for a question term
+# its kept chunks lack (``capped``).
+COVERING_WINDOW = 4
 
 
 @dataclass(frozen=True)
@@ -219,17 +222,23 @@ def gate_candidates(hits: Sequence[Hit], matches: Sequence[LexicalMatch], questi
     document_rank: dict[int, int] = {}
     ranks = [document_rank.setdefault(hit.document_id, len(document_rank)) for hit, _ in pairs]
     passing = _passing(pairs, ranks, question_terms, settings, credit, cosines, translated, agreed, unknown_nouns)
-    verdicts = capped([hit.document_id for hit, _ in pairs], [gate for gate, _ in passing], settings)
+    verdicts = capped([hit.document_id for hit, _ in pairs], [gate for gate, _ in passing], settings,
+                      [found.terms for _, found in pairs])
     return [Candidate(hit, found, gate is None, gate, evidence)
             for (hit, found), gate, (_, evidence) in zip(pairs, verdicts, passing, strict=True)]
 
 
-def capped(documents: Sequence[int], verdicts: Sequence[str | None], settings: Limits) -> list[str | None]:
+def capped(documents: Sequence[int], verdicts: Sequence[str | None], settings: Limits,
+           terms: Sequence[frozenset[str]] | None = None) -> list[str | None]:
     """Apply CONTEXT_CHUNKS and MAX_CHUNKS_PER_DOCUMENT to the passing candidates (rank order).
 
     With CONTEXT_SPREAD each passing document's first chunk is taken before any document's
     second: nine chunks of three documents left a relevant fifth document out (SciFact, where
     a claim has several relevant abstracts; README: what reaches the user).
+    With ``terms`` (each candidate's question terms), a document whose cap is full swaps its
+    last kept chunk for a later one of its passing chunks (``_covering``) that holds a question
+    term none of its kept chunks holds: a manual's chunks that all say "Pakete installieren"
+    outrank the one option that names the question's own word ("empfohlene Pakete").
     """
     kept = [False] * len(documents)
     per_document: Counter[int] = Counter()
@@ -240,9 +249,29 @@ def capped(documents: Sequence[int], verdicts: Sequence[str | None], settings: L
             if room and verdicts[n] is None and not kept[n] and per_document[document] < limit:
                 kept[n], room = True, room - 1
                 per_document[document] += 1
+    if terms is not None:
+        _covering(documents, verdicts, kept, terms, most)
     return [verdict if verdict is not None or kept[n]
             else GATE_DOCUMENT_CAP if per_document[documents[n]] >= most else GATE_TOTAL_CAP
             for n, verdict in enumerate(verdicts)]
+
+
+def _covering(documents: Sequence[int], verdicts: Sequence[str | None], kept: list[bool],
+              terms: Sequence[frozenset[str]], most: int) -> None:
+    """Give each full document's last slot, when it adds no question term, to its first passing chunk of its next
+    COVERING_WINDOW that adds one."""
+    chunks: dict[int, list[int]] = {}
+    for n, document in enumerate(documents):
+        if verdicts[n] is None:
+            chunks.setdefault(document, []).append(n)
+    for ns in chunks.values():
+        taken = [n for n in ns if kept[n]]
+        held = frozenset().union(*(terms[n] for n in taken[:-1]))
+        if len(taken) < most or not terms[taken[-1]] <= held:
+            continue
+        later = [n for n in ns[:most + COVERING_WINDOW] if not kept[n] and terms[n] - held]
+        if later:
+            kept[taken[-1]], kept[later[0]] = False, True
 
 
 def _passing(pairs: Sequence[tuple[Hit, LexicalMatch]], ranks: Sequence[int], question_terms: frozenset[str],

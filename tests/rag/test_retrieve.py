@@ -158,6 +158,20 @@ def test_context_spread_takes_each_passing_document_s_best_chunk_before_any_seco
     assert not RetrievalSettings.from_config({"CONTEXT_SPREAD": "false"}).context_spread
 
 
+def test_a_full_document_gives_its_last_slot_to_a_later_chunk_with_a_question_term_it_lacks():
+    documents = [1, 1, 1, 1, 1, 1, 2]
+    verdicts = [None] * 7
+    install, recommends = frozenset({"instal", "pak"}), frozenset({"empfohl", "instal", "pak"})
+    terms = [install, install, install, install, frozenset({"pak"}), recommends, install]
+    limits = RetrievalSettings.original(context_chunks=9, max_chunks_per_document=4, context_spread=True)
+    assert capped(documents, verdicts, limits) == [None] * 4 + ["document_cap"] * 2 + [None]
+    assert capped(documents, verdicts, limits, terms) == [None, None, None, "document_cap", "document_cap", None, None]
+    unique_last = [*terms[:3], frozenset({"sortier"}), *terms[4:]]   # the last slot holds a term of its own: kept
+    assert capped(documents, verdicts, limits, unique_last) == [None] * 4 + ["document_cap"] * 2 + [None]
+    far = [install] * 4 + [install] * 4 + [recommends]   # beyond the document's next COVERING_WINDOW chunks
+    assert capped([1] * 9, [None] * 9, limits, far) == [None] * 4 + ["document_cap"] * 5
+
+
 def test_context_spread_keeps_the_context_in_rank_order(store, embedder):
     for chunk in range(4):
         store.add(1, 1, chunk, RELEVANT, unit(0.9 - chunk * 0.01))
