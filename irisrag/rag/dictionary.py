@@ -16,6 +16,11 @@ dictionary itself, so no German stemming is needed to find "gewann" or "Normanne
 headword's own meanings), then in the dictionary's order; a compound the dictionary lacks
 ("Sommertheater") is split into two words it has ("Sommer" + "Theater" → "summer theater").
 
+``forms(word)`` lists the other forms of the verb a word is a form of, from the verb lines'
+alternatives ("betreiben {vt} | betreibend | betrieben", "ich/er/sie flog", "er/sie hat gewonnen"):
+the full-text search looks for "betrieben" when a question asks "Wer betreibt ...?"
+(``verbforms.py``); a strong verb's forms share no stem the stemmer could find.
+
 Reading the file takes a few seconds, so the parsed list is kept as a pickle beside the
 instance's other caches (``cache_path``), keyed by the file's size and modification time.
 """
@@ -30,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 DEFAULT_PATH = Path("/usr/share/trans/de-en")
-FORMAT = 2            # the parsed list's layout: part of the cache's name
+FORMAT = 3            # the parsed list's layout: part of the cache's name
 MAX_TRANSLATIONS = 8
 MIN_PART = 3          # the shortest part of a split compound
 LINKS = ("s", "es", "n", "en", "")   # the linking letters a compound's first part may end with
@@ -41,6 +46,9 @@ _NOTES = re.compile(r"\{[^}]*\}|\[[^\]]*\]|\([^)]*\)")
 _DE_LEADING = frozenset({"der", "die", "das", "den", "dem", "des", "ein", "eine", "sich", "zu"})
 _EN_LEADING = frozenset({"to", "the", "a", "an"})
 _WORD = re.compile(r"^[^\W\d_][\w'-]*$")
+_VERB_NOTE = re.compile(r"\{v[tir]*\}")
+_PRONOUNS = frozenset({"ich", "du", "er", "sie", "es", "wir", "ihr", "sich", "etw.", "jdn.", "jdm.", "zu"})
+_LOWER_WORD = re.compile(r"^[a-zäöüß]{3,}$")
 
 
 def _clean(text: str) -> list[str]:
@@ -87,6 +95,37 @@ def parse(lines: Iterable[str]) -> dict[str, tuple[str, ...]]:
     return {word: _best(entries) for word, entries in ranked.items()}
 
 
+def parse_verbs(lines: Iterable[str]) -> dict[str, frozenset[str]]:
+    """Map each form of a verb line (one word once pronouns and notes are dropped) to all forms of its verb."""
+    members: dict[str, set[str]] = {}
+    for line in lines:
+        for family in _verb_lines(line):
+            infinitive, *_ = family
+            members.setdefault(infinitive, set()).update(family)
+    families = {infinitive: frozenset(forms) for infinitive, forms in members.items() if len(forms) > 1}
+    verb_of: dict[str, frozenset[str]] = {}
+    for forms in families.values():
+        for form in forms:
+            verb_of[form] = verb_of.get(form, frozenset()) | forms
+    return verb_of
+
+
+def _verb_lines(line: str) -> list[list[str]]:
+    """The forms of each verb of a verb line, synonyms apart, the infinitive first; [] for other lines."""
+    german = line.split(" :: ", 1)[0]
+    if line.startswith("#") or " :: " not in line or not _VERB_NOTE.search(german.split(" | ", 1)[0]):
+        return []
+    places = [[_verb_form(s) for s in alternative.split(";")] for alternative in german.split(" | ")]
+    width = len(places[0])
+    columns = [[place[i] for place in places if len(place) == width] for i in range(width)]
+    return [[form for form in column if form] for column in columns if column[0]]
+
+
+def _verb_form(synonym: str) -> str | None:
+    words = [w for w in _clean(synonym) if "/" not in w and w.casefold() not in _PRONOUNS]
+    return words[0] if len(words) == 1 and _LOWER_WORD.match(words[0]) else None
+
+
 def _best(entries: list[tuple[int, int, int, str]]) -> tuple[str, ...]:
     ordered = dict.fromkeys(entry[-1] for entry in sorted(entries))
     return tuple(list(ordered)[:MAX_TRANSLATIONS])
@@ -95,8 +134,9 @@ def _best(entries: list[tuple[int, int, int, str]]) -> tuple[str, ...]:
 class Dictionary:
     """German words to English translations, looked up by exact case first, then folded case."""
 
-    def __init__(self, entries: dict[str, tuple[str, ...]]) -> None:
+    def __init__(self, entries: dict[str, tuple[str, ...]], verbs: dict[str, frozenset[str]] | None = None) -> None:
         self.entries = entries
+        self.verbs = verbs or {}
         self.folded: dict[str, tuple[str, ...]] = {}
         for word, phrases in entries.items():
             key = word.casefold()
@@ -108,6 +148,10 @@ class Dictionary:
     def lookup(self, word: str) -> tuple[str, ...]:
         """The word's own translations (no compound splitting)."""
         return self.entries.get(word) or self.folded.get(word.casefold(), ())
+
+    def forms(self, word: str) -> frozenset[str]:
+        """All forms of the verb(s) a lower-case word is a form of (empty when it is none)."""
+        return self.verbs.get(word, frozenset())
 
     def knows(self, word: str) -> bool:
         """Tell whether the word, or its uninflected form, is a word of the list (a compound's parts are not enough)."""
@@ -151,18 +195,19 @@ def load(path: Path, cache_dir: Path | None = None) -> Dictionary | None:
         if path not in _loaded:
             if not path.is_file():
                 return None
-            _loaded[path] = Dictionary(_cached(path, cache_dir))
+            _loaded[path] = Dictionary(*_cached(path, cache_dir))
         return _loaded[path]
 
 
-def _cached(path: Path, cache_dir: Path | None) -> dict[str, tuple[str, ...]]:
+def _cached(path: Path, cache_dir: Path | None) -> tuple[dict[str, tuple[str, ...]], dict[str, frozenset[str]]]:
     stat = path.stat()
     cache = cache_dir / f"dictionary-{path.name}-{stat.st_size}-{int(stat.st_mtime)}-v{FORMAT}.pickle" if cache_dir else None
     if cache and cache.is_file():
         with cache.open("rb") as handle:
             return pickle.load(handle)  # noqa: S301 - written by this module into the instance folder
     with path.open(encoding="utf-8", errors="replace") as handle:
-        entries = parse(handle)
+        lines = handle.readlines()
+    entries = parse(lines), parse_verbs(lines)
     if cache:
         cache.parent.mkdir(parents=True, exist_ok=True)
         partial = cache.with_suffix(f".{os.getpid()}.tmp")

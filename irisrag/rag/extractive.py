@@ -34,7 +34,7 @@ from __future__ import annotations
 import html
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -79,12 +79,14 @@ class Scored:
     kind_held: bool = False  # the unit holds the kind of span the question asks for (span_kinds)
 
 
-def lexical_share(question_terms: frozenset[str], text: str) -> float:
-    """Return the weighted share of the question's terms found in the text (0..1), inflected forms included."""
+def lexical_share(question_terms: frozenset[str], text: str, alternates: Mapping[str, str] | None = None) -> float:
+    """Return the weighted share of the question's terms found in the text (0..1), inflected forms included,
+    and a question verb's other forms (``alternates``: "betrieben" for "betreibt", ``verbforms.py``)."""
     if not question_terms:
         return 0.0
     words = terms(text)
-    found = {t for t in question_terms if t in words or any(inflected(t, w) for w in words)}
+    other = {alternates[w] for w in words if w in alternates} if alternates else set()
+    found = {t for t in question_terms if t in words or t in other or any(inflected(t, w) for w in words)}
     return sum(map(term_weight, found)) / sum(map(term_weight, question_terms))
 
 
@@ -206,7 +208,7 @@ def score_units(question: str, context: Context, embedder: Embedder | None) -> l
     kinds, keys = span_kinds.asked_kinds(question), question_keys(question)
     documents = {chunk.position: chunk.hit.document_id for chunk in context.chunks}
     scored = [
-        Scored(unit, position, float(SEMANTIC * sim + LEXICAL * lexical_share(question_terms, unit.text)
+        Scored(unit, position, float(SEMANTIC * sim + LEXICAL * lexical_share(question_terms, unit.text, context.alternates)
                                      + RANK / position - (PARTIAL_PENALTY if unit.partial else 0.0)
                                      + span_kinds.bonus(kinds, unit.text)
                                      + (KEY_BONUS if row_key(unit) in keys else 0.0)), documents.get(position, 0),

@@ -195,6 +195,7 @@ class Context:
     terms: frozenset[str] = field(default_factory=frozenset)
     bridge: Bridge = field(default_factory=Bridge)   # question words searched as document words (bridge.py)
     nearest: tuple[Hit, ...] = ()   # an empty context only: the first documents' best chunks (NEAREST_DOCUMENTS)
+    alternates: Mapping[str, str] = field(default_factory=dict)   # other verb forms -> question terms (verbforms.py)
 
 
 class _Timer:
@@ -258,7 +259,7 @@ def build_context(
             sources = found_sources(candidates, question_terms, settings)
     nearest = () if chunks else nearest_documents(candidates, settings.nearest_documents)
     return Context(question, areas, chunks, tuple(candidates), sources, timer.timings, question_terms, bridged,
-                   nearest)
+                   nearest, verbforms.alternates(question, settings.bridge.word_list()))
 
 
 def unknown_nouns(question: str, hits: Sequence[Hit], bridged: Bridge, settings: RetrievalSettings, mode: str,
@@ -352,7 +353,7 @@ def _ranked(
     search_fulltext = getattr(store, "search_fulltext", None)
     if search_fulltext is None and mode == "fulltext":
         raise TypeError(f"{type(store).__name__} has no full-text search")
-    search_text = verbforms.searched(search_text, question)   # "entpacke ich" finds "entpackt" too
+    search_text = verbforms.searched(search_text, question, settings.bridge.word_list())   # "entpackt", "betrieben"
     with timer.stage("fulltext"):  # a vector-only store (ChunkSearch) gives hybrid an empty full-text leg
         lexical = [] if search_fulltext is None else search_fulltext(search_text, areas, settings.candidates,
                                                                      vector=vector)

@@ -10,16 +10,29 @@ aus einem Archiv"), people ask in the first person or the infinitive ("Wie entpa
 -eln also as its -t form ("entpackt", "ändert", "sammelt") and, after -d/-t stems, -et
 ("meldet"). A form no document holds matches nothing, so a wrong guess costs nothing; only
 the full-text query grows: the question's terms, the gate and the vector are unchanged.
+
+Any question's lower-case words are also looked up among the word list's verb forms
+(``dictionary.Dictionary.forms``, directly or as the infinitive of a -t/-st/-e form): a strong
+verb's other forms share no stem ("Wer betreibt die Kantine?" against "Betrieben wird sie von
+..."; "behalte" against "behält"), so its past, participle and third-person forms (at most
+MAX_VERB_FORMS, present participles left out) are searched too.
 """
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from irisrag.rag.lexical import STOP_WORDS, fold_accents
+from irisrag.rag.lexical import STOP_WORDS, fold_accents, normal_form
 from irisrag.rag.span_kinds import QUESTIONS
+
+if TYPE_CHECKING:
+    from irisrag.rag.dictionary import Dictionary
 
 _VERB_LIKE = re.compile(r"(?<![\w-])([a-zäöüß]{3,}?)(e|en|n)(?![\w-])")
 _MIN_STEM = 4   # "gebe" -> "geb" is left alone: short stems are strong verbs ("gibt") or noise
+_LOWER = re.compile(r"(?<![\w-])[a-zäöüß]{4,}(?![\w-])")
+MAX_VERB_FORMS = 6
+_PARTICIPLE = ("end", "ernd", "elnd")   # present participles: "ändernd"
 
 
 def _stem(word: str, ending: str) -> str | None:
@@ -48,7 +61,48 @@ def forms(question: str) -> list[str]:
     return list(dict.fromkeys(third_person(stem) for stem in found if stem))
 
 
-def searched(text: str, question: str) -> str:
-    """The full-text query: the text plus the question's third-person verb forms."""
-    extra = [form for form in forms(question) if form not in text.split()]
+def verb_forms(question: str, words: Dictionary | None) -> list[str]:
+    """The other forms of the question's verbs whose normal form the question lacks (``Dictionary.forms``)."""
+    return [form for form, _ in _other_forms(question, words)]
+
+
+def alternates(question: str, words: Dictionary | None) -> dict[str, str]:
+    """Each other verb form's normal form -> the normal form of the question's word it is a form of
+    (the extractive answer counts "betrieben" in a sentence as the question's "betreibt")."""
+    return {normal_form(form): asked for form, asked in _other_forms(question, words)}
+
+
+def _other_forms(question: str, words: Dictionary | None) -> list[tuple[str, str]]:
+    if words is None:
+        return []
+    asked = {normal_form(m.group()) for m in _LOWER.finditer(question)}
+    found: dict[str, str] = {}
+    for m in _LOWER.finditer(question):
+        if _stop_word(m.group()):
+            continue
+        family = next(filter(None, (words.forms(w) for w in _infinitives(m.group()))), frozenset())
+        new = sorted(f for f in family if not f.endswith(_PARTICIPLE) and normal_form(f) not in asked)
+        for form in new[:MAX_VERB_FORMS]:
+            found.setdefault(form, normal_form(m.group()))
+    return list(found.items())
+
+
+def _infinitives(word: str) -> list[str]:
+    """The word itself, then the infinitives it may be a form of ("betreibt", "behalte" -> "...en")."""
+    guesses = [word]
+    if word.endswith("st"):
+        guesses.append(word[:-2] + "en")
+    if word.endswith("et"):
+        guesses.append(word[:-2] + "en")
+    if word.endswith("t"):
+        guesses.append(word[:-1] + "en")
+    if word.endswith("e"):
+        guesses.append(word + "n")
+    return guesses
+
+
+def searched(text: str, question: str, words: Dictionary | None = None) -> str:
+    """The full-text query: the text plus the question's third-person and other verb forms."""
+    present = set(text.split())
+    extra = [form for form in dict.fromkeys(forms(question) + verb_forms(question, words)) if form not in present]
     return f"{text} {' '.join(extra)}" if extra else text

@@ -51,3 +51,45 @@ def test_hybrid_search_sends_the_forms_to_the_fulltext_leg_only():
                            settings=retrieve.RetrievalSettings.original(mode="hybrid"))
     assert ("embedded", q) in seen
     assert [t for t in seen if isinstance(t, str)][0].endswith(" entpackt")
+
+
+VERB_LINES = [
+    "betreiben {vt} | betreibend | betrieben :: to operate | operating | operated\n",
+    "gewinnen; siegen {vi} | gewinnend; siegend | gewonnen; gesiegt | er/sie gewinnt; er/sie siegt | "
+    "ich/er/sie gewann; ich/er/sie siegte | Sie haben 3:1 gewonnen. :: to win; to triumph | winning; triumphing | "
+    "won; triumphed | he/she wins; he/she triumphs | I/he/she won; I/he/she triumphed | They won 3-1.\n",
+    "Betrieb {m} :: operation\n",
+]
+
+
+def _words():
+    from irisrag.rag.dictionary import Dictionary, parse, parse_verbs
+    return Dictionary(parse(VERB_LINES), parse_verbs(VERB_LINES))
+
+
+def test_verb_lines_give_each_verb_its_forms_synonyms_apart():
+    words = _words()
+    assert words.forms("betrieben") == {"betreiben", "betreibend", "betrieben"}
+    assert words.forms("gewann") == {"gewinnen", "gewinnend", "gewonnen", "gewinnt", "gewann"}   # no example sentence
+    assert words.forms("siegte") == {"siegen", "siegend", "gesiegt", "siegt", "siegte"}
+    assert words.forms("Betrieb") == frozenset()   # a noun line
+
+
+def test_any_question_searches_its_strong_verbs_other_forms():
+    words = _words()
+    assert verbforms.verb_forms("Wer betreibt die Kantine?", words) == ["betreiben", "betrieben"]
+    assert verbforms.verb_forms("Wer gewinnt?", words) == ["gewann", "gewinnen", "gewonnen"]   # no "gewinnend"
+    q = "Wer betreibt die Kantine?"
+    assert verbforms.searched(q, q, words) == f"{q} betreiben betrieben"
+    assert verbforms.verb_forms(q, None) == []
+
+
+def test_the_extractive_answer_counts_another_form_as_the_question_s_verb():
+    from irisrag.rag.extractive import lexical_share
+    from irisrag.rag.lexical import terms
+    q = "Wer betreibt die Kantine?"
+    alternates = verbforms.alternates(q, _words())
+    sentence = "Betrieben wird sie von der Firma Friesenküche Catering aus Aurich."
+    assert lexical_share(terms(q), sentence) == 0.0
+    assert 0.0 < lexical_share(terms(q), sentence, alternates) < 1.0   # "Kantine" is still missing
+    assert verbforms.alternates(q, None) == {}
