@@ -49,3 +49,15 @@ def test_library_subset_keeps_only_the_named_questions(real_de):
     assert [q.id for q in part.questions] == ["csv-01"] and [q.id for q in part.offtopic] == ["off-01"]
     assert [f.id for f in part.followups] == ["fu-01"] and [d.name for d in part.documents] == ["nordlicht-mitarbeiter.csv"]
     assert part.followups[0].first.question == "Wann wurde die Niederlassung München eröffnet?"
+
+
+@pytest.mark.parametrize("name", ["holdout-de", "holdout2-de"])
+def test_held_out_libraries_expected_strings_are_in_their_documents(name):
+    held = library.load(ROOT.parent / name)
+    texts = {path.name: normalised(extract(path).text) for path in held.documents}
+    asked = list(held.questions) + [q for f in held.followups for q in (f.first, f.follow_up)]
+    missing = [(q.id, q.document, q.answers) for q in asked
+               if not q.answers or not any(normalised(a) in texts[q.document] for a in q.answers)]
+    assert not missing
+    assert {d.name for d in held.documents} >= {q.document for q in held.questions}
+    assert (ROOT.parent / name / "README.md").is_file()
