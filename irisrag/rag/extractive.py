@@ -59,6 +59,7 @@ FILL_MIN_CHARS = 60  # the least room worth filling with a shortened unit
 KEY_BONUS = 0.2  # a table row whose key is the question's one-letter name ("Klasse C": row_key)
 ELSEWHERE_GAP = 0.5  # a unit from another document this far below the best adds nothing (adds_nothing)
 FAR_GAP = 1.0  # any unit this far below the best adds nothing (adds_nothing): filler after a clear answer
+_WORDS = re.compile(r"\w+")
 WHOLE = (UNIT_TABLE, UNIT_LIST)  # units shown whole or not at all: a table, a lead-in with its list
 
 
@@ -85,7 +86,7 @@ def lexical_share(question_terms: frozenset[str], text: str, alternates: Mapping
     if not question_terms:
         return 0.0
     words = terms(text)
-    other = {alternates[w] for w in words if w in alternates} if alternates else set()
+    other = {alternates[w] for w in _WORDS.findall(text.casefold()) if w in alternates} if alternates else set()
     found = {t for t in question_terms if t in words or t in other or any(inflected(t, w) for w in words)}
     return sum(map(term_weight, found)) / sum(map(term_weight, question_terms))
 

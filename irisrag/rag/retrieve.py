@@ -353,7 +353,7 @@ def _ranked(
     search_fulltext = getattr(store, "search_fulltext", None)
     if search_fulltext is None and mode == "fulltext":
         raise TypeError(f"{type(store).__name__} has no full-text search")
-    search_text = verbforms.searched(search_text, question, settings.bridge.word_list())   # "entpackt", "betrieben"
+    search_text = verbforms.searched(search_text, question)   # "entpacke ich" finds "entpackt" too
     with timer.stage("fulltext"):  # a vector-only store (ChunkSearch) gives hybrid an empty full-text leg
         lexical = [] if search_fulltext is None else search_fulltext(search_text, areas, settings.candidates,
                                                                      vector=vector)
