@@ -168,8 +168,13 @@ def on_topic(evidence: Mapping[int, float], gate: GateSettings, translated: bool
              unknown_nouns: float = 0.0) -> bool:
     """Tell whether one of the first documents reaches the threshold (``GateSettings.threshold``), raised by
     UNKNOWN_NOUN_MARGIN times the share of the question's nouns no candidate holds (``nouns.unknown_share``)."""
-    needed = gate.threshold(translated) + UNKNOWN_NOUN_MARGIN * unknown_nouns
+    needed = needed_evidence(gate, translated, unknown_nouns)
     return any(e >= needed for e in evidence.values())
+
+
+def needed_evidence(gate: GateSettings, translated: bool = False, unknown_nouns: float = 0.0) -> float:
+    """The evidence a document needs for the question to be on topic (``on_topic``)."""
+    return gate.threshold(translated) + UNKNOWN_NOUN_MARGIN * unknown_nouns
 
 
 @dataclass(frozen=True)
@@ -208,7 +213,8 @@ def passes_ranking(hit: Hit, document_rank: int, gate: GateSettings) -> bool:
 def gate_candidates(hits: Sequence[Hit], matches: Sequence[LexicalMatch], question_terms: frozenset[str],
                     settings: Limits, credit: Mapping[str, float] | None = None,
                     cosines: Mapping[int, float] | None = None, translated: bool = False,
-                    agreed: int | None = None, unknown_nouns: float = 0.0) -> list[Candidate]:
+                    agreed: int | None = None, unknown_nouns: float = 0.0,
+                    named: frozenset[int] = frozenset()) -> list[Candidate]:
     """Apply the gate (GATE_RULE) and the caps to ranked candidates, in rank order.
 
     ``credit``: the share of a term's weight the rule ``evidence`` credits when a document
@@ -216,12 +222,15 @@ def gate_candidates(hits: Sequence[Hit], matches: Sequence[LexicalMatch], questi
     ``cosines``: each document's cosine to the question in the documents' words (BRIDGE_VECTOR_SEARCH);
     ``translated``: the word list translated the question (GATE_TRANSLATED_ALLOWANCE);
     ``agreed``: the document both legs rank first for such a question (GATE_AGREEMENT_BONUS);
-    ``unknown_nouns``: the share of the question's nouns no candidate holds (UNKNOWN_NOUN_MARGIN).
+    ``unknown_nouns``: the share of the question's nouns no candidate holds (UNKNOWN_NOUN_MARGIN);
+    ``named``: documents with a record the question names by field and value (``named_records.py``):
+    they pass as if their evidence reached the bar.
     """
     pairs = sorted(zip(hits, matches, strict=True), key=lambda pair: pair[0].rank)
     document_rank: dict[int, int] = {}
     ranks = [document_rank.setdefault(hit.document_id, len(document_rank)) for hit, _ in pairs]
-    passing = _passing(pairs, ranks, question_terms, settings, credit, cosines, translated, agreed, unknown_nouns)
+    passing = _passing(pairs, ranks, question_terms, settings, credit, cosines, translated, agreed, unknown_nouns,
+                       named)
     verdicts = capped([hit.document_id for hit, _ in pairs], [gate for gate, _ in passing], settings,
                       [found.terms for _, found in pairs])
     return [Candidate(hit, found, gate is None, gate, evidence)
@@ -277,7 +286,8 @@ def _covering(documents: Sequence[int], verdicts: Sequence[str | None], kept: li
 def _passing(pairs: Sequence[tuple[Hit, LexicalMatch]], ranks: Sequence[int], question_terms: frozenset[str],
              settings: Limits, credit: Mapping[str, float] | None = None,
              cosines: Mapping[int, float] | None = None, translated: bool = False,
-             agreed: int | None = None, unknown_nouns: float = 0.0) -> list[tuple[str | None, float | None]]:
+             agreed: int | None = None, unknown_nouns: float = 0.0,
+             named: frozenset[int] = frozenset()) -> list[tuple[str | None, float | None]]:
     """Return each candidate's gate verdict before the caps (None: passes) and its evidence score."""
     gate = settings.gate
     if gate.rule != "evidence":
@@ -287,6 +297,8 @@ def _passing(pairs: Sequence[tuple[Hit, LexicalMatch]], ranks: Sequence[int], qu
                                  cosines)
     if agreed in evidence:
         evidence[agreed] += gate.agreement_bonus
+    for document in named:
+        evidence[document] = max(evidence.get(document, -1.0), needed_evidence(gate, translated, unknown_nouns))
     scores = [evidence.get(hit.document_id) for hit, _ in pairs]
     if not on_topic(evidence, gate, translated, unknown_nouns):
         return [(GATE_EVIDENCE, e) for e in scores]

@@ -63,7 +63,7 @@ import numpy as np
 from irisrag import config as config_module
 from irisrag.config import parse_bool
 from irisrag.errors import IrisRagError
-from irisrag.rag import bridge, fusion, nouns, verbforms
+from irisrag.rag import bridge, fusion, named_records, nouns, verbforms
 from irisrag.rag.bridge import Bridge, BridgeSettings
 from irisrag.rag.fusion import FusionSettings
 from irisrag.rag.gate import (  # noqa: F401  (the gate's names are public here too)
@@ -253,7 +253,8 @@ def build_context(
                                          credit=bridged.credit(asked, settings.bridge.evidence,
                                                                settings.bridge.dictionary_evidence),
                                          cosines=bridged.cosines, translated=bridged.crosses,
-                                         agreed=bridged.agreed, unknown_nouns=unknown)
+                                         agreed=bridged.agreed, unknown_nouns=unknown,
+                                         named=named_records.named_documents(asked, hits))
             chunks = numbered(candidates)
         with timer.stage("sources"):
             sources = found_sources(candidates, question_terms, settings)

@@ -1,0 +1,35 @@
+"""A record the question names by a field and its value makes its document pass the gate (eval/holdout2-de br-01)."""
+from dataclasses import replace
+
+from irisrag.ingest.records import format_records, make_record
+from irisrag.rag.gate import GateSettings, gate_candidates
+from irisrag.rag.lexical import match, terms
+from irisrag.rag.named_records import named_documents, names_record
+from irisrag.rag.retrieve import RetrievalSettings
+from irisrag.vectors.store import Hit
+
+ROOMS = format_records("besprechungsraeume", [make_record("besprechungsraeume", [("raum", "Ems"), ("plaetze", 40)]),
+                                              make_record("besprechungsraeume", [("raum", "Leda"), ("plaetze", 8)])])
+COURSES = format_records("schulungen", [make_record("schulungen", [("Ort", "Papenburg, Kantine"), ("Plätze", 15)])])
+
+
+def test_a_record_is_named_by_a_field_and_its_whole_value():
+    assert names_record(terms("Wie viele Personen passen in den Raum Ems?"), ROOMS)
+    assert not names_record(terms("Wie viele Personen passen in den Raum?"), ROOMS)          # no value
+    assert not names_record(terms("Wie viele Personen passen in die Ems?"), ROOMS)           # no field name
+    assert not names_record(terms("Wer ist der Betriebsrat in Papenburg?"), COURSES)         # part of a value, no field
+    assert not names_record(terms("Welcher Ort liegt in Papenburg?"), COURSES)               # "Kantine" missing
+    assert not names_record(terms("Raum Ems"), "Raum: Ems ist kein Datensatz")               # prose, not a record
+
+
+def test_a_named_record_s_document_passes_a_gate_its_evidence_would_not():
+    question = "Wie viele Personen passen in den Raum Ems?"
+    asked = terms(question)
+    hits = [Hit(7, 1, 0, None, ROOMS, 0.2, 0), Hit(8, 1, 0, None, "Der Saal ist groß.", 0.3, 1)]
+    matches = [match(asked, hit.text) for hit in hits]
+    settings = replace(RetrievalSettings.from_config({}), gate=GateSettings.of(min_evidence=2.0))
+    assert named_documents(asked, hits) == {7}
+    refused = gate_candidates(hits, matches, asked, settings)
+    assert [c.gate for c in refused] == ["evidence", "evidence"]
+    kept = gate_candidates(hits, matches, asked, settings, named=named_documents(asked, hits))
+    assert [c.hit.document_id for c in kept if c.kept] == [7]
