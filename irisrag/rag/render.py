@@ -7,7 +7,7 @@ passage as the model reads it.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from html import unescape
 
 import nh3
@@ -121,9 +121,46 @@ def _terminal_line(line: str) -> str | None:
     return line.rstrip()
 
 
+_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
+_TABLE_RULE = re.compile(r"^\s*\|(?:\s*:?-{3,}:?\s*\|)+\s*$")
+_CELL_BAR = re.compile(r"(?<!\\)\|")
+
+
+def _cells(row: str) -> list[str]:
+    return [cell.strip().replace("\\|", "|") for cell in _CELL_BAR.split(row.strip())[1:-1]]
+
+
+def table_lines(rows: Sequence[str]) -> list[str]:
+    """A Markdown table as plain lines: a record (its header names only the table) as its name and
+    ``field: value`` lines, any other table a line per row of ``header: value`` pairs."""
+    header, body = _cells(rows[0]), [_cells(row) for row in rows[2:]]
+    if not any(header[1:]):
+        return [header[0], *(f"{row[0]}: {' '.join(row[1:]).strip()}" for row in body if row)]
+    return [" · ".join(f"{name}: {value}" if name else value for name, value in zip(header, row, strict=False) if value)
+            for row in body]
+
+
+def _untabled(lines: list[str]) -> list[str]:
+    """Replace each Markdown table (a row, the rule, rows) by ``table_lines``."""
+    out: list[str] = []
+    n = 0
+    while n < len(lines):
+        end = n
+        while end < len(lines) and _TABLE_ROW.match(lines[end]):
+            end += 1
+        if end - n >= 2 and _TABLE_RULE.match(lines[n + 1]):
+            out += table_lines(lines[n:end])
+            n = end
+        else:
+            out.append(lines[n])
+            n += 1
+    return out
+
+
 def to_terminal(markdown_text: str) -> str:
-    """Render model Markdown as plain terminal text without markup, escapes or control characters."""
+    """Render model Markdown as plain terminal text without markup, escapes or control characters;
+    a table becomes lines (``table_lines``: a record's ``field: value`` lines)."""
     text = _ANSI.sub("", (markdown_text or "").replace("\r\n", "\n").replace("\r", "\n"))
     text = _CONTROL.sub("", text.replace("\t", "    "))
-    lines = [line for line in map(_terminal_line, text.split("\n")) if line is not None]
+    lines = [line for line in map(_terminal_line, _untabled(text.split("\n"))) if line is not None]
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()

@@ -102,3 +102,11 @@ def test_answer_links_stay_links_only_for_urls_of_the_passages():
 def test_answer_passages_reach_the_model_without_markdown_escapes():
     user = build_messages(QUESTION, make_context(r"Setze SLAPD\_CONF auf \*.conf \[alt\]."))[1]["content"]
     assert "Setze SLAPD_CONF auf *.conf [alt]." in user
+
+
+def test_terminal_shows_a_record_as_field_value_lines_and_a_table_row_with_its_header():
+    record = to_terminal("| besprechungsraeume | |\n|---|---|\n| raum | Ems |\n| plaetze | 40 |\n\n[1]")
+    assert record == "besprechungsraeume\nraum: Ems\nplaetze: 40\n\n[1]"
+    rows = to_terminal("| Gericht | Preis |\n|---|---|\n| Tagesgericht | 4,20 € |\n| Salat \\| Suppe | |")
+    assert rows == "Gericht: Tagesgericht · Preis: 4,20 €\nGericht: Salat | Suppe"
+    assert to_terminal("a | b\nkein | Rahmen") == "a | b\nkein | Rahmen"   # bars without a rule: no table
