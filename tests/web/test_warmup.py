@@ -153,3 +153,21 @@ def test_common_words_are_the_content_words_most_texts_hold():
     assert common_words(texts, 1) == ["Urlaubsantrag"]                  # in two texts, every other word in one
     words = common_words(texts, 50)
     assert "Portal" in words and "3" not in words and "Der" not in words and "die" not in words   # no numbers, no stop words
+
+
+def test_an_exiting_process_runs_no_further_warm_up_step(app, monkeypatch):
+    """At exit the step in progress may end and no other starts (a daemon thread stopped inside a native call aborted)."""
+    import threading
+
+    from irisrag.services.operations import warmup
+
+    entered, release, ran = threading.Event(), threading.Event(), []
+    slow = ("embedder", lambda: (entered.set(), release.wait(10), ran.append("embedder")))
+    monkeypatch.setattr(warmup, "STEPS", (slow, ("store", lambda: ran.append("store"))))
+    state = warmup.WarmupState()
+    thread = threading.Thread(target=warmup._run, args=(app, state), daemon=True)
+    thread.start()
+    assert entered.wait(10)
+    threading.Timer(0.2, release.set).start()
+    warmup._stop(state, thread)            # what atexit runs: waits for the step in progress
+    assert not thread.is_alive() and ran == ["embedder"] and state.state == warmup.RUNNING

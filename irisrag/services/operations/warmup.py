@@ -16,9 +16,16 @@ with the WARM_WORDS commonest content words of the first WARM_SAMPLE stored chun
 embeds the words of a question's first candidates it has not seen, which made the first ready
 question 2.5x a warm one (bench/README.md, the first question after a restart). A failed warm-up is logged and reported, never fatal: the first
 question then loads what is missing itself, as before.
+
+A process that exits while its warm-up runs (a worker restarted at once, a probe) first lets
+the step in progress end (``atexit``, at most EXIT_WAIT_SECONDS) and runs no further step: the
+interpreter otherwise stops a daemon thread wherever it is, and one stopped inside a native
+call that catches every exception (Arrow's C++) aborted the process ("FATAL: exception not
+rethrown", SIGABRT; seen once in CI).
 """
 from __future__ import annotations
 
+import atexit
 import logging
 import os
 import threading
@@ -37,6 +44,7 @@ PROBE_QUESTION = "Wie funktioniert die Suche? How does the search work?"
 WARM_SAMPLE = 5_000    # chunks whose words are counted (one scan of the text column)
 WARM_WORDS = 6_000     # ... and the commonest of their content words embedded (about 3 s of USE)
 RUNNING, DONE, FAILED = "running", "done", "failed"
+EXIT_WAIT_SECONDS = 30.0   # how long an exiting process waits for the warm-up step in progress
 
 
 @dataclass
@@ -48,6 +56,7 @@ class WarmupState:
     seconds: float | None = None
     error: str | None = None
     steps: dict[str, float] = field(default_factory=dict)
+    stop: threading.Event = field(default_factory=threading.Event, repr=False)   # the process is exiting
 
 
 def _area_ids() -> list[int]:
@@ -100,6 +109,8 @@ def _run(app: Flask, state: WarmupState) -> None:
     try:
         with app.app_context():
             for name, step in STEPS:
+                if state.stop.is_set():
+                    return
                 began = time.monotonic()
                 step()
                 state.steps[name] = round(time.monotonic() - began, 3)
@@ -121,7 +132,14 @@ def start(app: Flask) -> threading.Thread | None:
     app.extensions["irisrag"].read_from_mirror()  # LanceDB on S3: read a local copy (irisrag.vectors.mirror)
     thread = threading.Thread(target=_run, args=(app, state), name="irisrag-warmup", daemon=True)
     thread.start()
+    atexit.register(_stop, state, thread)
     return thread
+
+
+def _stop(state: WarmupState, thread: threading.Thread) -> None:
+    """At exit: no further warm-up step; the one in progress may end (EXIT_WAIT_SECONDS)."""
+    state.stop.set()
+    thread.join(EXIT_WAIT_SECONDS)
 
 
 def state_of(app: Flask) -> WarmupState | None:
