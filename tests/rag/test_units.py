@@ -123,3 +123,18 @@ def test_a_date_at_a_wrapped_lines_start_goes_on_with_its_sentence_while_a_list_
     found = [(u.kind, u.text) for u in units(text)]
     assert (UNIT_SENTENCE, "Der 24. Dezember und der 31. Dezember sind zusätzlich arbeitsfrei.") in found
     assert (UNIT_LIST, "Feiertage:\n\n1. Januar Neujahr\n3. Oktober Tag der Deutschen Einheit") in found
+
+
+def test_a_sentence_that_refers_back_joins_the_one_before():
+    from irisrag.rag.sentences import REFERENCE_MAX_CHARS, with_references
+    text = ("Sobald die Zieldatei geschlossen wurde, wird die Ursprungs-Datei entfernt. "
+            "Dies wird durch die Option --keep verhindert. Die Option -f erzwingt das Überschreiben.")
+    assert [u.text for u in units(text)] == [
+        "Sobald die Zieldatei geschlossen wurde, wird die Ursprungs-Datei entfernt. "
+        "Dies wird durch die Option --keep verhindert.",
+        "Die Option -f erzwingt das Überschreiben.",
+    ]
+    long = "Ein langer Satz " + "mit vielen Wörtern " * 20 + "endet hier."
+    assert with_references([long, "Es folgt noch etwas."]) == [long, "Es folgt noch etwas."]
+    assert len(long) + 20 >= REFERENCE_MAX_CHARS
+    assert with_references(["Es beginnt hier."]) == ["Es beginnt hier."]   # nothing before it
