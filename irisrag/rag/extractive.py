@@ -42,7 +42,7 @@ import numpy as np
 
 from irisrag.ingest.records import parse_records
 from irisrag.rag import span_kinds
-from irisrag.rag.lexical import normal_form, term_list, term_weight, terms
+from irisrag.rag.lexical import fold_accents, normal_form, term_list, term_weight, terms
 from irisrag.rag.sentences import UNIT_HEADING, UNIT_ITEM, UNIT_LIST, UNIT_TABLE, Unit, units
 
 if TYPE_CHECKING:
@@ -86,7 +86,8 @@ def lexical_share(question_terms: frozenset[str], text: str, alternates: Mapping
     if not question_terms:
         return 0.0
     words = terms(text)
-    other = {alternates[w] for w in _WORDS.findall(text.casefold()) if w in alternates} if alternates else set()
+    other = {alternates[w] for w in _WORDS.findall(fold_accents(text.casefold())) if w in alternates} \
+        if alternates else set()
     found = {t for t in question_terms if t in words or t in other or any(inflected(t, w) for w in words)}
     return sum(map(term_weight, found)) / sum(map(term_weight, question_terms))
 

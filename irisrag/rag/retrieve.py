@@ -63,7 +63,7 @@ import numpy as np
 from irisrag import config as config_module
 from irisrag.config import parse_bool
 from irisrag.errors import IrisRagError
-from irisrag.rag import bridge, fusion, named_records, nouns, verbforms
+from irisrag.rag import bridge, fusion, named_records, nouns, separable, verbforms
 from irisrag.rag.bridge import Bridge, BridgeSettings
 from irisrag.rag.fusion import FusionSettings
 from irisrag.rag.gate import (  # noqa: F401  (the gate's names are public here too)
@@ -260,7 +260,7 @@ def build_context(
             sources = found_sources(candidates, question_terms, settings)
     nearest = () if chunks else nearest_documents(candidates, settings.nearest_documents)
     return Context(question, areas, chunks, tuple(candidates), sources, timer.timings, question_terms, bridged,
-                   nearest, verbforms.alternates(question, settings.bridge.word_list()))
+                   nearest, {**verbforms.alternates(question, settings.bridge.word_list()), **separable.alternates(question)})
 
 
 def unknown_nouns(question: str, hits: Sequence[Hit], bridged: Bridge, settings: RetrievalSettings, mode: str,
@@ -355,6 +355,7 @@ def _ranked(
     if search_fulltext is None and mode == "fulltext":
         raise TypeError(f"{type(store).__name__} has no full-text search")
     search_text = verbforms.searched(search_text, question)   # "entpacke ich" finds "entpackt" too
+    search_text = separable.searched(search_text, question)   # "fährt ... herunter" finds "herunterfahren"
     with timer.stage("fulltext"):  # a vector-only store (ChunkSearch) gives hybrid an empty full-text leg
         lexical = [] if search_fulltext is None else search_fulltext(search_text, areas, settings.candidates,
                                                                      vector=vector)

@@ -64,7 +64,7 @@ def forms(question: str) -> list[str]:
 
 
 def alternates(question: str, words: Dictionary | None) -> dict[str, str]:
-    """Each other verb form, as written (lower case) -> the normal form of the question's word it is a form of:
+    """Each other verb form, as written (lower case, accents folded) -> the normal form of the question's word it is a form of:
     the extractive answer counts "Betrieben" in a sentence as the question's "betreibt". As written, because
     the normal forms collide ("betrieben" and the noun "Betrieb" both stem to "betrieb")."""
     return dict(_other_forms(question, words))
@@ -82,7 +82,7 @@ def _other_forms(question: str, words: Dictionary | None) -> list[tuple[str, str
         new = sorted(f for f in family if not f.endswith(_PARTICIPLE) and normal_form(f) not in asked
                      and f.capitalize() not in words.entries)   # "betrieb" is also the noun "Betrieb"
         for form in new[:MAX_VERB_FORMS]:
-            found.setdefault(form, normal_form(m.group()))
+            found.setdefault(fold_accents(form), normal_form(m.group()))
     return list(found.items())
 
 

@@ -152,8 +152,9 @@ def test_expansion_reaches_the_fulltext_leg_and_the_lexical_gate():
     expander = LLMQueryExpander(FakeLLM("configure OpenTelemetry collector"), "English")
     context = build_context(question, [1], embedder=HashEmbedder(), store=store,
                             settings=RetrievalSettings.original(mode="hybrid"), expander=expander)
-    # the expansion, then the how-to question's third-person verb form (``verbforms.py``)
-    assert store.fulltext_queries[-1] == f"{question} configure OpenTelemetry collector richtet"
+    # the expansion, then the how-to question's third-person verb form (``verbforms.py``) and its
+    # separable verb joined ("richte ... ein": ``separable.py``)
+    assert store.fulltext_queries[-1] == f"{question} configure OpenTelemetry collector richtet einrichten"
     assert [c.hit.document_id for c in context.chunks] == [1]
     assert context.candidates[0].hit.document_id == 1
     assert context.timings["expand"] > 0 and terms("configure collector") <= context.terms
