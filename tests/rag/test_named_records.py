@@ -33,3 +33,13 @@ def test_a_named_record_s_document_passes_a_gate_its_evidence_would_not():
     assert [c.gate for c in refused] == ["evidence", "evidence"]
     kept = gate_candidates(hits, matches, asked, settings, named=named_documents(asked, hits))
     assert [c.hit.document_id for c in kept if c.kept] == [7]
+
+
+JOBS = "# jobs\nname: netzlaufwerke\nsource: fs01:/daten\nschedule: täglich 23:30\ntype: incremental"
+
+
+def test_a_record_is_named_by_its_first_field_s_whole_value_alone():
+    assert names_record(terms("Wann läuft die Sicherung der Netzlaufwerke?"), JOBS)
+    assert not names_record(terms("Wann läuft die Sicherung?"), JOBS)                          # no key
+    assert not names_record(terms("Welche Sicherung ist incremental?"), JOBS)                   # not the first field
+    assert not names_record(terms("Was liegt in Ems?"), "# räume\nraum: Ems\nplaetze: 40")      # a key this short needs its field
