@@ -17,6 +17,7 @@ job whose first field ``name`` is "netzlaufwerke" (eval/holdout-de bk-03).
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -27,12 +28,15 @@ if TYPE_CHECKING:
     from irisrag.vectors.store import Hit
 
 MAX_VALUE_TERMS = 3
+_DIGIT = re.compile(r"(?<![\w.,])\d(?![\w.,])")
 MIN_KEY_CHARS = 5
 
 
-def named_documents(question_terms: frozenset[str], hits: Sequence[Hit]) -> frozenset[int]:
-    """The documents of the candidates that hold a record the question names by a field and its value."""
-    return frozenset(hit.document_id for hit in hits if names_record(question_terms, hit.text))
+def named_documents(question_terms: frozenset[str], hits: Sequence[Hit], question: str = "") -> frozenset[int]:
+    """The documents of the candidates that hold a record the question names by a field and its value
+    (the question's one-digit numbers count as terms here: "Woche 3" names ``woche: 3``)."""
+    asked = question_terms | frozenset(_DIGIT.findall(question))
+    return frozenset(hit.document_id for hit in hits if names_record(asked, hit.text))
 
 
 def names_record(question_terms: frozenset[str], text: str) -> bool:
@@ -42,8 +46,14 @@ def names_record(question_terms: frozenset[str], text: str) -> bool:
                                      for record in chunk.records for n, (name, value) in enumerate(record))
 
 
+def _value_terms(value: str) -> frozenset[str]:
+    """A value's terms; a one-digit number, which is no term, is its own."""
+    found = terms(value)
+    return found or (frozenset({value.strip()}) if _DIGIT.fullmatch(value.strip()) else frozenset())
+
+
 def _named(asked: frozenset[str], name: str, value: str) -> bool:
-    name_terms, value_terms = terms(name), terms(value)
+    name_terms, value_terms = terms(name), _value_terms(value)
     return (bool(name_terms) and name_terms <= asked and 0 < len(value_terms) <= MAX_VALUE_TERMS
             and value_terms <= asked and not value_terms <= name_terms)
 

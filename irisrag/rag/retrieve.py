@@ -254,7 +254,7 @@ def build_context(
                                                                settings.bridge.dictionary_evidence),
                                          cosines=bridged.cosines, translated=bridged.crosses,
                                          agreed=bridged.agreed, unknown_nouns=unknown,
-                                         named=named_records.named_documents(asked, hits))
+                                         named=named_records.named_documents(asked, hits, question))
             chunks = numbered(candidates)
         with timer.stage("sources"):
             sources = found_sources(candidates, question_terms, settings)

@@ -43,3 +43,11 @@ def test_a_record_is_named_by_its_first_field_s_whole_value_alone():
     assert not names_record(terms("Wann läuft die Sicherung?"), JOBS)                          # no key
     assert not names_record(terms("Welche Sicherung ist incremental?"), JOBS)                   # not the first field
     assert not names_record(terms("Was liegt in Ems?"), "# räume\nraum: Ems\nplaetze: 40")      # a key this short needs its field
+
+
+def test_a_one_digit_value_is_named_with_its_field():
+    rota = format_records("bereitschaft", [make_record("bereitschaft", [("Woche", 3), ("Bereitschaft", "Enno Saathoff")])])
+    hits = [Hit(5, 1, 0, None, rota, 0.2, 0)]
+    assert named_documents(terms("Wer hat in Woche 3 Rufbereitschaft?"), hits, "Wer hat in Woche 3 Rufbereitschaft?") == {5}
+    assert named_documents(terms("Wer hat in Woche 4 Bereitschaft?"), hits, "Wer hat in Woche 4 Bereitschaft?") == set()
+    assert named_documents(terms("Wer hat in Woche 3.5 Dienst?"), hits, "Wer hat in Woche 3.5 Dienst?") == set()
