@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from irisrag.ingest.records import parse_records
-from irisrag.rag import definitions, span_kinds
+from irisrag.rag import definitions, option_names, span_kinds
 from irisrag.rag.lexical import fold_accents, normal_form, term_list, term_weight, terms
 from irisrag.rag.sentences import UNIT_HEADING, UNIT_ITEM, UNIT_LIST, UNIT_TABLE, Unit, units
 
@@ -213,6 +213,7 @@ def score_units(question: str, context: Context, embedder: Embedder | None) -> l
         Scored(unit, position, float(SEMANTIC * sim + LEXICAL * lexical_share(question_terms, unit.text, context.alternates)
                                      + RANK / position - (PARTIAL_PENALTY if unit.partial else 0.0)
                                      + span_kinds.bonus(kinds, unit.text) + definitions.bonus(defined, unit.text)
+                                     + option_names.bonus(context.english, unit.text)
                                      + (KEY_BONUS if row_key(unit) in keys else 0.0)), documents.get(position, 0),
                bool(kinds) and span_kinds.holds(kinds, unit.text))
         for (unit, position), sim in zip(found, similarity, strict=True)

@@ -63,7 +63,7 @@ import numpy as np
 from irisrag import config as config_module
 from irisrag.config import parse_bool
 from irisrag.errors import IrisRagError
-from irisrag.rag import bridge, fusion, named_records, nouns, separable, verbforms
+from irisrag.rag import bridge, fusion, named_records, nouns, option_names, separable, verbforms
 from irisrag.rag.bridge import Bridge, BridgeSettings
 from irisrag.rag.fusion import FusionSettings
 from irisrag.rag.gate import (  # noqa: F401  (the gate's names are public here too)
@@ -196,6 +196,7 @@ class Context:
     bridge: Bridge = field(default_factory=Bridge)   # question words searched as document words (bridge.py)
     nearest: tuple[Hit, ...] = ()   # an empty context only: the first documents' best chunks (NEAREST_DOCUMENTS)
     alternates: Mapping[str, str] = field(default_factory=dict)   # other verb forms -> question terms (verbforms.py)
+    english: frozenset[str] = frozenset()   # a how-to question's words in English, for option names (option_names.py)
 
 
 class _Timer:
@@ -260,7 +261,8 @@ def build_context(
             sources = found_sources(candidates, question_terms, settings)
     nearest = () if chunks else nearest_documents(candidates, settings.nearest_documents)
     return Context(question, areas, chunks, tuple(candidates), sources, timer.timings, question_terms, bridged,
-                   nearest, {**verbforms.alternates(question, settings.bridge.word_list()), **separable.alternates(question)})
+                   nearest, {**verbforms.alternates(question, settings.bridge.word_list()), **separable.alternates(question)},
+                   option_names.asked_words(question, settings.bridge.word_list()))
 
 
 def unknown_nouns(question: str, hits: Sequence[Hit], bridged: Bridge, settings: RetrievalSettings, mode: str,

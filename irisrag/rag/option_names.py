@@ -1,0 +1,76 @@
+"""A how-to question's words in English, for the option a manual names in English.
+
+Manuals name their options and subcommands in English even in German ("-L, --lock", "--search",
+"search regulärer_Ausdruck … search führt eine Volltextsuche …"), and people ask in German
+("Wie sperre ich ein Benutzerkonto?", "Wie suche ich nach einem Paket?"). For a how-to question
+(``span_kinds``: "Wie … ich/man", "welche Option") the word list's translations of its words
+(``Dictionary.translations``; a verb also through its infinitive, "sperre" -> "sperren" ->
+"lock") are matched against the names a unit starts with: its long options and the subcommand
+an entry begins with. Such a unit gets ``BONUS`` in the extractive answer's score. A name
+matches a translation when they share ``MIN_PREFIX`` letters from the start ("depends" and
+"dependencies"), or are equal.
+"""
+from __future__ import annotations
+
+import os
+import re
+from typing import TYPE_CHECKING
+
+from irisrag.rag.lexical import STOP_WORDS, fold_accents
+from irisrag.rag.span_kinds import QUESTIONS
+
+if TYPE_CHECKING:
+    from irisrag.rag.dictionary import Dictionary
+
+BONUS = 0.3
+MIN_PREFIX = 5
+MAX_TRANSLATIONS = 8
+_WORD = re.compile(r"[^\W\d_][\w-]*")
+_LONG = re.compile(r"--([a-z][a-z0-9-]+)")
+_ENTRY = re.compile(r"^([a-z][a-z-]{2,})\b")   # "search regulärer_Ausdruck... search führt ..."
+_HEAD_CHARS = 60
+
+
+def asked_words(question: str, words: Dictionary | None) -> frozenset[str]:
+    """The English words a how-to question's words translate to (empty for other questions or without a list)."""
+    if words is None or not QUESTIONS["command"].search(question):
+        return frozenset()
+    found: set[str] = set()
+    for word in [part for token in _WORD.findall(question) for part in {token, *token.split("-")} if part]:
+        if fold_accents(word.casefold()) in STOP_WORDS:
+            continue
+        for guess in _guesses(word):
+            found.update(t.casefold() for t in words.translations(guess)[:MAX_TRANSLATIONS] if " " not in t)
+        if word.isascii():
+            found.add(word.casefold())   # "Shell", "GID": the same word in both languages
+    return frozenset(found)
+
+
+def _guesses(word: str) -> list[str]:
+    """The word, then the infinitive of a verb form ("sperre", "suchst", "sperrt" -> "sperren")."""
+    lower = word.casefold()
+    if word[:1].isupper():
+        return [word]
+    stems = [lower[:-2] if lower.endswith(("st", "et", "en")) else lower[:-1] if lower.endswith(("t", "e")) else lower]
+    return [lower, *(f"{stem}en" for stem in stems if len(stem) >= 3)]
+
+
+def names(text: str) -> list[str]:
+    """The option names and the subcommand a unit starts with, split at hyphens ("create-home" -> create, home)."""
+    head = text[:_HEAD_CHARS]
+    found = _LONG.findall(head) if head.lstrip().startswith("-") else []
+    entry = _ENTRY.match(text)
+    if entry and re.search(rf"\b{re.escape(entry.group(1))}\b", text[entry.end():]):
+        found.append(entry.group(1))
+    return [part for name in found for part in name.split("-") if len(part) >= 3]
+
+
+def bonus(asked: frozenset[str], text: str) -> float:
+    """``BONUS`` when a name the unit starts with is a translation of the question's words."""
+    if not asked:
+        return 0.0
+    return BONUS if any(_matches(name, asked) for name in names(text)) else 0.0
+
+
+def _matches(name: str, asked: frozenset[str]) -> bool:
+    return name in asked or any(len(os.path.commonprefix((name, word))) >= MIN_PREFIX for word in asked)

@@ -1,0 +1,51 @@
+"""A how-to question's words in English find the option a manual names in English (eval/holdout4-de um-03)."""
+from irisrag.rag import option_names
+from irisrag.rag.dictionary import Dictionary, parse
+
+LINES = [
+    "sperren {vt} :: to lock\n",
+    "suchen {vt} :: to search; to look for\n",
+    "Abhängigkeit {f}; Abhängigkeiten {pl} :: dependency; dependencies\n",
+]
+
+
+def _words():
+    return Dictionary(parse(LINES))
+
+
+def test_a_how_to_question_s_verbs_and_nouns_are_translated():
+    asked = option_names.asked_words("Wie sperre ich ein Benutzerkonto mit usermod?", _words())
+    assert "lock" in asked and "usermod" in asked
+    assert "shell" in option_names.asked_words("Wie ändere ich die Login-Shell?", _words())   # the same word
+    assert option_names.asked_words("Wann sperrt die Kantine?", _words()) == frozenset()      # not a how-to question
+    assert option_names.asked_words("Wie sperre ich ein Konto?", None) == frozenset()
+
+
+def test_the_names_a_unit_starts_with():
+    assert option_names.names("-L, --lock Lock a user's password.") == ["lock"]
+    assert option_names.names("-m, --create-home Create the home directory.") == ["create", "home"]
+    assert option_names.names("search regulärer_Ausdruck... search führt eine Volltextsuche durch.") == ["search"]
+    assert option_names.names("Die Option --lock sperrt das Konto.") == []   # named, not started with
+    assert option_names.names("search führt eine Suche durch.") == []         # no entry: the word once
+
+
+def test_an_option_named_by_a_translation_gains():
+    asked = option_names.asked_words("Wie sperre ich ein Benutzerkonto mit usermod?", _words())
+    assert option_names.bonus(asked, "-L, --lock Lock a user's password.") == option_names.BONUS
+    assert option_names.bonus(asked, "-c, --comment COMMENT update the comment field.") == 0.0
+    deps = option_names.asked_words("Wie zeige ich die Abhängigkeiten eines Pakets an?", _words())
+    assert option_names.bonus(deps, "depends Paket... depends zeigt jede Abhängigkeit.") == option_names.BONUS
+    assert option_names.bonus(frozenset(), "-L, --lock Lock.") == 0.0
+
+
+def test_the_extractive_answer_puts_the_translated_option_first():
+    from dataclasses import replace
+
+    from irisrag.rag.extractive import compose
+    from tests.rag.test_extractive import make_context
+    q = "Wie sperre ich ein Benutzerkonto mit usermod?"
+    text = ("-c, --comment COMMENT update the comment field of the user account.\n\n"
+            "-L, --lock Lock a user's password.")
+    context = replace(make_context(text, question=q), english=option_names.asked_words(q, _words()))
+    assert compose(q, context, None).startswith("-L, --lock")
+    assert compose(q, make_context(text, question=q), None).startswith("-c, --comment")   # without the words
