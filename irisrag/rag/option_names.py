@@ -74,3 +74,30 @@ def bonus(asked: frozenset[str], text: str) -> float:
 
 def _matches(name: str, asked: frozenset[str]) -> bool:
     return name in asked or any(len(os.path.commonprefix((name, word))) >= MIN_PREFIX for word in asked)
+
+
+SEARCHED_TRANSLATIONS = 5
+
+
+def searched(text: str, question: str, words: Dictionary | None) -> str:
+    """The full-text query plus the first ``SEARCHED_TRANSLATIONS`` English words of a how-to question's verb, so
+    that the option entry a manual names in English ("-L, --lock") reaches the candidates."""
+    if words is None or not QUESTIONS["command"].search(question):
+        return text
+    extra: list[str] = []
+    for word in _verbs(question):
+        for guess in _guesses(word):
+            extra += [t.casefold() for t in words.translations(guess)[:SEARCHED_TRANSLATIONS] if " " not in t]
+    new = [w for w in dict.fromkeys(extra) if w not in text.split()]
+    return f"{text} {' '.join(new)}" if new else text
+
+
+def _verbs(question: str) -> list[str]:
+    """The finite verb (the first lower-case word after the question word that is not a stop word) and a closing
+    infinitive ("Wie kann ich ein Konto sperren?"); other lower-case words ("samt", "alle") are left alone."""
+    words = _WORD.findall(question)
+    lower = [w for w in words[1:] if w.islower() and fold_accents(w) not in STOP_WORDS]
+    found = lower[:1]
+    if words and words[-1].islower() and words[-1].endswith("en") and words[-1] not in found:
+        found.append(words[-1])
+    return found

@@ -358,6 +358,7 @@ def _ranked(
         raise TypeError(f"{type(store).__name__} has no full-text search")
     search_text = verbforms.searched(search_text, question)   # "entpacke ich" finds "entpackt" too
     search_text = separable.searched(search_text, question)   # "fährt ... herunter" finds "herunterfahren"
+    search_text = option_names.searched(search_text, question, settings.bridge.word_list())   # "sperre": "lock"
     with timer.stage("fulltext"):  # a vector-only store (ChunkSearch) gives hybrid an empty full-text leg
         lexical = [] if search_fulltext is None else search_fulltext(search_text, areas, settings.candidates,
                                                                      vector=vector)

@@ -49,3 +49,14 @@ def test_the_extractive_answer_puts_the_translated_option_first():
     context = replace(make_context(text, question=q), english=option_names.asked_words(q, _words()))
     assert compose(q, context, None).startswith("-L, --lock")
     assert compose(q, make_context(text, question=q), None).startswith("-c, --comment")   # without the words
+
+
+def test_the_fulltext_query_gains_the_verb_s_first_translations_only():
+    q = "Wie sperre ich ein Benutzerkonto mit usermod?"
+    assert option_names.searched(q, q, _words()) == f"{q} lock"
+    q = "Wie kann ich ein Konto sperren?"
+    assert option_names.searched(q, q, _words()) == f"{q} lock"              # the closing infinitive
+    q = "Wie entferne ich ein Paket samt seiner Abhängigkeiten?"
+    assert "dependency" not in option_names.searched(q, q, _words())         # nouns and other words are not searched
+    assert option_names.searched("Wann sperrt die Kantine?", "Wann sperrt die Kantine?", _words()) == "Wann sperrt die Kantine?"
+    assert option_names.searched(q, q, None) == q
