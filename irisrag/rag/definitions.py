@@ -8,14 +8,26 @@ and came first (eval/holdout2-de ag-04). The thing is the question's last term (
 English name it last: "apt-get clean", "die Option --keep"); a unit whose first word (an article
 aside) it is gets
 ``BONUS`` in the extractive answer's score.
+
+A manual page's NAME line ("usermod - verändert ein Benutzerkonto") and its synopsis ("usermod
+[Optionen] ANMELDENAME") name the command and what it is for: they share the command's name and
+its topic with every question about it, and came before the option a how-to question asks for
+("Wie sperre ich ein Benutzerkonto mit usermod?": `-L, --lock` fourth, seen in the browser). For a
+how-to or command question (``span_kinds``) such an overview unit loses ``OVERVIEW_PENALTY``, as
+much as ``extractive.FAR_GAP``: it is shown only when nothing scores near it. Asked what the
+command is, it stays first.
 """
 from __future__ import annotations
 
 import re
 
 from irisrag.rag.lexical import normal_form, term_list
+from irisrag.rag.span_kinds import QUESTIONS
 
 BONUS = 0.2
+OVERVIEW_PENALTY = 1.0
+_NAME_LINE = re.compile(r"^[\w.+@-]+(?:,\s*[\w.+@-]+)*\s+[-\u2013\u2014]\s+\S")   # "pstree - Prozesse …"
+_SYNOPSIS = re.compile(r"^[\w.+@-]+\s+[\[{]")                                        # "fuser [-fuv] …"
 _ARTICLES = frozenset("der die das ein eine the a an".split())
 _WORD = re.compile(r"[^\W_]+")
 _ASKS = re.compile(r"^\s*(?:was|wof(?:ü|ue)r|wozu)\s+(?:macht|machen|ist|sind|bedeutet|bedeuten|bewirkt|bewirken|tut|"
@@ -37,3 +49,11 @@ def bonus(term: str | None, text: str) -> float:
     words = _WORD.findall(text[:80])
     first = next((w for w in words if w.casefold() not in _ARTICLES), None)
     return BONUS if first is not None and normal_form(first) == term else 0.0
+
+
+def overview(question: str, text: str) -> float:
+    """Minus ``OVERVIEW_PENALTY`` for a manual's NAME line or synopsis when the question asks how (a command)."""
+    if not QUESTIONS["command"].search(question):
+        return 0.0
+    head = text.lstrip()
+    return -OVERVIEW_PENALTY if _NAME_LINE.match(head) or _SYNOPSIS.match(head) else 0.0

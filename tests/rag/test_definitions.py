@@ -25,3 +25,23 @@ def test_the_extractive_answer_puts_the_entry_first():
     q = "Was macht apt-get clean?"
     answer = compose(q, make_context(text, question=q), None)
     assert answer.startswith("clean bereinigt")
+
+
+def test_a_manual_s_name_line_and_synopsis_lose_against_a_how_to_question_only():
+    how = "Wie sperre ich ein Benutzerkonto mit usermod?"
+    assert definitions.overview(how, "usermod - verändert ein Benutzerkonto") == -definitions.OVERVIEW_PENALTY
+    assert definitions.overview(how, "usermod [Optionen] ANMELDENAME") == -definitions.OVERVIEW_PENALTY
+    assert definitions.overview(how, "fuser [-fuv] [-a|-s] [-4|-6]") == -definitions.OVERVIEW_PENALTY
+    assert definitions.overview(how, "-L, --lock Lock a user's password.") == 0.0
+    assert definitions.overview(how, "Sie können - wenn nötig - mehr angeben.") == 0.0
+    assert definitions.overview("Was ist usermod?", "usermod - verändert ein Benutzerkonto") == 0.0
+
+
+def test_the_option_then_comes_before_the_name_line():
+    from irisrag.rag.extractive import compose
+    from tests.rag.test_extractive import make_context
+    q = "Wie zeige ich bei pstree die PIDs der Prozesse an?"
+    text = "pstree - Prozesse in einer Baumansicht anzeigen\n\n-p zeigt PIDs an."
+    assert compose(q, make_context(text, question=q), None).startswith("-p zeigt PIDs")
+    what = "Was ist pstree?"
+    assert compose(what, make_context(text, question=what), None).startswith("pstree - Prozesse")
