@@ -22,7 +22,6 @@ from __future__ import annotations
 import re
 
 from irisrag.rag.lexical import normal_form, term_list
-from irisrag.rag.span_kinds import QUESTIONS
 
 BONUS = 0.2
 OVERVIEW_PENALTY = 1.0
@@ -51,9 +50,10 @@ def bonus(term: str | None, text: str) -> float:
     return BONUS if first is not None and normal_form(first) == term else 0.0
 
 
-def overview(question: str, text: str) -> float:
-    """Minus ``OVERVIEW_PENALTY`` for a manual's NAME line or synopsis when the question asks how (a command)."""
-    if not QUESTIONS["command"].search(question):
+def overview(kinds: frozenset[str], text: str) -> float:
+    """Minus ``OVERVIEW_PENALTY`` for a manual's NAME line or synopsis when the question asks how (``kinds``, the
+    question's ``span_kinds.asked_kinds``, holds "command")."""
+    if "command" not in kinds:
         return 0.0
     head = text.lstrip()
     return -OVERVIEW_PENALTY if _NAME_LINE.match(head) or _SYNOPSIS.match(head) else 0.0

@@ -214,7 +214,7 @@ def score_units(question: str, context: Context, embedder: Embedder | None) -> l
                                      + RANK / position - (PARTIAL_PENALTY if unit.partial else 0.0)
                                      + span_kinds.bonus(kinds, unit.text) + definitions.bonus(defined, unit.text)
                                      + option_names.bonus(context.english, unit.text)
-                                     + definitions.overview(question, unit.text)
+                                     + definitions.overview(kinds, unit.text)
                                      + (KEY_BONUS if row_key(unit) in keys else 0.0)), documents.get(position, 0),
                bool(kinds) and span_kinds.holds(kinds, unit.text))
         for (unit, position), sim in zip(found, similarity, strict=True)

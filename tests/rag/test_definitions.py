@@ -28,13 +28,14 @@ def test_the_extractive_answer_puts_the_entry_first():
 
 
 def test_a_manual_s_name_line_and_synopsis_lose_against_a_how_to_question_only():
-    how = "Wie sperre ich ein Benutzerkonto mit usermod?"
+    from irisrag.rag.span_kinds import asked_kinds
+    how = asked_kinds("Wie sperre ich ein Benutzerkonto mit usermod?")
     assert definitions.overview(how, "usermod - verändert ein Benutzerkonto") == -definitions.OVERVIEW_PENALTY
     assert definitions.overview(how, "usermod [Optionen] ANMELDENAME") == -definitions.OVERVIEW_PENALTY
     assert definitions.overview(how, "fuser [-fuv] [-a|-s] [-4|-6]") == -definitions.OVERVIEW_PENALTY
     assert definitions.overview(how, "-L, --lock Lock a user's password.") == 0.0
     assert definitions.overview(how, "Sie können - wenn nötig - mehr angeben.") == 0.0
-    assert definitions.overview("Was ist usermod?", "usermod - verändert ein Benutzerkonto") == 0.0
+    assert definitions.overview(asked_kinds("Was ist usermod?"), "usermod - verändert ein Benutzerkonto") == 0.0
 
 
 def test_the_option_then_comes_before_the_name_line():
