@@ -4,13 +4,14 @@ The file is streamed row by row (any size up to ``MAX_RECORDS`` rows, flat memor
 handed on in batches of ``BATCH`` records. The dialect is sniffed from the first 64 KiB:
 Python's ``csv.Sniffer`` among ``, ; TAB |``, kept only when the sample's rows then have the
 header's field count; otherwise the delimiter that gives the most such rows; a ``.tsv``
-file falls back to TAB, others to ``,``. The table's name is the file's name.
+file falls back to TAB, others to ``,``. The table's name is the file's name. Title lines above
+the header (an export's heading) are a text page of their own (``titled``).
 """
 from __future__ import annotations
 
 import csv
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from irisrag.errors import ExtractionError
@@ -22,6 +23,7 @@ from irisrag.ingest.text_encoding import detect_encoding
 BATCH = 256
 MAX_RECORDS = 1_000_000
 MAX_FIELD_BYTES = 1 << 20  # csv's own limit per field (its default is 128 KiB)
+TITLE_LOOKAHEAD = 8  # non-empty rows read ahead for the header under a title line (``titled``)
 _SAMPLE_CHARS = 65536
 _DELIMITERS = ",;\t|"
 MALFORMED = N_("The CSV file could not be read (line %(line)s): check its quoting and separators.")
@@ -32,6 +34,35 @@ def record_pages(records: Iterator[Record], number: int | None = None) -> Iterat
     """Yield the records as pages of at most ``BATCH`` records, each with their readable text."""
     while batch := tuple(itertools.islice(records, BATCH)):
         yield Page(number, "\n\n".join(format_records(r.table, [r]) for r in batch), records=batch)
+
+
+def titled(rows: Iterable[Sequence]) -> tuple[list[list], Iterator[list]]:
+    """Split off the title lines above a table's header: (the title rows, the header and the rows after it).
+
+    An export often puts a title above the header ("IT-Inventar ... Stand 30.11.2026" in its first
+    cell): taken as the header, every field was named "None". Of the first ``TITLE_LOOKAHEAD``
+    non-empty rows, the header is the first that fills at least half as many cells as the fullest
+    (and two at least); the rows above it are titles. Empty rows are left out.
+    """
+    rows = iter(rows)
+    ahead: list[list] = []
+    for row in rows:
+        if _filled(row):
+            ahead.append(list(row))
+            if len(ahead) >= TITLE_LOOKAHEAD:
+                break
+    widest = max(map(_filled, ahead), default=0)
+    at = next((n for n, row in enumerate(ahead) if _filled(row) >= max(2, (widest + 1) // 2)), 0)
+    return ahead[:at], itertools.chain(ahead[at:], rows)
+
+
+def title_text(rows: Sequence[Sequence]) -> str:
+    """Return the title rows as one line each, their cells joined by ' | '."""
+    return "\n".join(" | ".join(" ".join(str(c).split()) for c in row if c not in (None, "")) for row in rows)
+
+
+def _filled(row: Sequence) -> int:
+    return sum(1 for cell in row if cell not in (None, "") and str(cell).strip())
 
 
 def rows_to_records(table: str, rows: Iterator[list]) -> Iterator[Record]:
@@ -93,10 +124,12 @@ def csv_pages(path: Path) -> Iterator[Page]:
         dialect = sniff_dialect(handle.read(_SAMPLE_CHARS), path.suffix.lower())
         handle.seek(0)
         reader = csv.reader(handle, dialect, strict=True)
-        rows = _checked(reader, path)
+        titles, rows = titled(_checked(reader, path))
         first = next(rows, None)
         if first is None:
             return
+        if titles:
+            yield Page(None, title_text(titles))
         yielded = False
         for page in record_pages(rows_to_records(path.stem, itertools.chain([first], rows))):
             yielded = True

@@ -98,14 +98,12 @@ def xlsx_pages(path: Path) -> Iterator[Page]:
 
 def sheet_pages(number: int, title: str, rows: Iterable[Iterable[object]]) -> Iterator[Page]:
     """Yield a sheet's records in batches (the sheet's number as the page); a header alone is a text page."""
-    from irisrag.ingest.extract_csv import record_pages, rows_to_records
+    from irisrag.ingest.extract_csv import record_pages, rows_to_records, title_text, titled
 
-    rows = iter(rows)
-    header: list = []
-    for row in rows:
-        header = list(row)
-        if any(cell not in (None, "") for cell in header):
-            break
+    titles, rows = titled(rows)
+    header: list = next(rows, [])
+    if titles:
+        yield Page(number, f"# {title}\n{title_text(titles)}")
     yielded = False
     for page in record_pages(rows_to_records(title, itertools.chain([header], rows)), number):
         yielded = True

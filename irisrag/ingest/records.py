@@ -23,6 +23,7 @@ every piece starts with the table line and the record's first field (its key).
 """
 from __future__ import annotations
 
+import datetime
 import re
 from dataclasses import dataclass
 
@@ -49,7 +50,10 @@ class Record:
 
 
 def one_line(value: object, limit: int) -> str:
-    """Return ``value`` as one line of text: whitespace collapsed, cut to ``limit`` characters."""
+    """Return ``value`` as one line of text: whitespace collapsed, cut to ``limit`` characters; a spreadsheet's
+    date cell (a datetime at midnight) as its date alone ("2028-10-17", not "2028-10-17 00:00:00")."""
+    if isinstance(value, datetime.datetime) and value.time() == datetime.time(0):
+        value = value.date()
     text = _WHITESPACE.sub(" ", str(value)).strip()
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 

@@ -73,6 +73,36 @@ def test_a_large_csv_streams_in_batches(tmp_path):
     assert [len(p.records) for p in pages] == [BATCH, BATCH, BATCH, 5]
 
 
+def test_a_title_line_above_the_header_is_text_and_the_header_names_the_fields(tmp_path):
+    path = tmp_path / "export.csv"
+    path.write_text("Preisliste Stand 1.3.2026;;;\n;;;\n" + PRICES, encoding="utf-8")
+    assert records(path)[0].fields == FIRST
+    assert extract(path).text.startswith("Preisliste Stand 1.3.2026\n")
+
+
+def test_a_sheet_with_a_title_line_names_its_fields_by_the_header_and_shows_dates_alone(tmp_path):
+    import datetime
+
+    import openpyxl
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "Inventar"
+    sheet.append(["IT-Inventar – Stand 30.11.2026 (Export)"])
+    sheet.append(["Nr", "Gerät", "Garantie bis", "Geprüft"])
+    sheet.append(["LW-1", "Beamer", datetime.datetime(2026, 8, 31), datetime.datetime(2026, 1, 2, 9, 30)])
+    book.save(tmp_path / "inventar.xlsx")
+    found = records(tmp_path / "inventar.xlsx")
+    assert found[0].fields == (("Nr", "LW-1"), ("Gerät", "Beamer"), ("Garantie bis", "2026-08-31"),
+                               ("Geprüft", "2026-01-02 09:30:00"))
+    assert "IT-Inventar – Stand 30.11.2026 (Export)" in extract(tmp_path / "inventar.xlsx").text
+
+
+def test_a_one_column_sheet_keeps_its_first_row_as_the_header(tmp_path):
+    path = tmp_path / "namen.csv"
+    path.write_text("Name\nAnna\nBernd\n", encoding="utf-8")
+    assert [r.fields for r in records(path)] == [(("Name", "Anna"),), (("Name", "Bernd"),)]
+
+
 @pytest.mark.parametrize("kind", ["xlsx", "ods"])
 def test_sheet_rows_are_records_of_the_sheet(tmp_path, kind):
     found = records(WRITERS[kind](tmp_path / f"probe.{kind}"))
