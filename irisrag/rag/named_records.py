@@ -14,6 +14,15 @@ A record's first field is its key (a CSV's first column, a JSON object's "name" 
 question that names that whole value (at least MIN_KEY_CHARS characters) names the record
 without the field's name: "Wann läuft die Sicherung der Netzlaufwerke?" asks about the backup
 job whose first field ``name`` is "netzlaufwerke" (eval/holdout-de bk-03).
+
+A product's name (at least MIN_NAME_LETTERS letters, a capital inside: "MailWall", "KeePassXC";
+not in the word list) that the candidates of only one document hold names that document: "Bis
+wann müssen wir MailWall kündigen?" names the licence register's record "MailWall Gateway",
+whose English fields ("Contract renews ... 60 days") share no other word with the question and
+whose cosine is low (evidence 0.29; eval/holdout5-de lic-03). Any capitalised word outside the
+list also named a place ("Wann blühen die Kirschbäume in Japan?" passed on the one chapter that
+names Japan: eval/real-de off-30), and a name several documents hold ("Baunatal", the
+company's own name) says nothing of which one is meant.
 """
 from __future__ import annotations
 
@@ -22,21 +31,40 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from irisrag.ingest.records import parse_records
-from irisrag.rag.lexical import terms
+from irisrag.rag.lexical import match, terms
+from irisrag.rag.nouns import question_nouns
 
 if TYPE_CHECKING:
+    from irisrag.rag.dictionary import Dictionary
     from irisrag.vectors.store import Hit
 
 MAX_VALUE_TERMS = 3
 _DIGIT = re.compile(r"(?<![\w.,])\d(?![\w.,])")
 MIN_KEY_CHARS = 5
+MIN_NAME_LETTERS = 5
 
 
-def named_documents(question_terms: frozenset[str], hits: Sequence[Hit], question: str = "") -> frozenset[int]:
+def named_documents(question_terms: frozenset[str], hits: Sequence[Hit], question: str = "",
+                    words: Dictionary | None = None) -> frozenset[int]:
     """The documents of the candidates that hold a record the question names by a field and its value
-    (the question's one-digit numbers count as terms here: "Woche 3" names ``woche: 3``)."""
+    (the question's one-digit numbers count as terms here: "Woche 3" names ``woche: 3``), or the only
+    document holding a name of the question that the word list lacks (``named_by_name``)."""
     asked = question_terms | frozenset(_DIGIT.findall(question))
-    return frozenset(hit.document_id for hit in hits if names_record(asked, hit.text))
+    return (frozenset(hit.document_id for hit in hits if names_record(asked, hit.text))
+            | named_by_name(question, hits, words))
+
+
+def named_by_name(question: str, hits: Sequence[Hit], words: Dictionary | None) -> frozenset[int]:
+    """The documents that are the only candidates' document holding one of the question's names (see above)."""
+    if words is None:
+        return frozenset()
+    named: set[int] = set()
+    for noun in question_nouns(question):
+        if _product_name(noun.word) and not words.knows(noun.word):
+            holders = {hit.document_id for hit in hits if match(noun.forms, hit.lexical_text).terms}
+            if len(holders) == 1:
+                named |= holders
+    return frozenset(named)
 
 
 def names_record(question_terms: frozenset[str], text: str) -> bool:
@@ -61,3 +89,8 @@ def _named(asked: frozenset[str], name: str, value: str) -> bool:
 def _keyed(asked: frozenset[str], value: str) -> bool:
     value_terms = terms(value)
     return len(value.strip()) >= MIN_KEY_CHARS and 0 < len(value_terms) <= MAX_VALUE_TERMS and value_terms <= asked
+
+
+def _product_name(word: str) -> bool:
+    """A word of MIN_NAME_LETTERS letters with a capital after its first letter, not all capitals ("MailWall")."""
+    return len(word) >= MIN_NAME_LETTERS and any(ch.isupper() for ch in word[1:]) and not word.isupper()

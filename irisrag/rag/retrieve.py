@@ -250,12 +250,12 @@ def build_context(
             matches = [match(question_terms, hit.lexical_text) for hit in hits]
             unknown = unknown_nouns(question, hits, bridged, settings, mode or settings.mode, store)
         with timer.stage("select"):
+            named = named_records.named_documents(asked, hits, question, settings.bridge.word_list())
             candidates = gate_candidates(hits, matches, question_terms, settings,
                                          credit=bridged.credit(asked, settings.bridge.evidence,
                                                                settings.bridge.dictionary_evidence),
                                          cosines=bridged.cosines, translated=bridged.crosses,
-                                         agreed=bridged.agreed, unknown_nouns=unknown,
-                                         named=named_records.named_documents(asked, hits, question))
+                                         agreed=bridged.agreed, unknown_nouns=unknown, named=named)
             chunks = numbered(candidates)
         with timer.stage("sources"):
             sources = found_sources(candidates, question_terms, settings)

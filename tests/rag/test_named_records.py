@@ -51,3 +51,18 @@ def test_a_one_digit_value_is_named_with_its_field():
     assert named_documents(terms("Wer hat in Woche 3 Rufbereitschaft?"), hits, "Wer hat in Woche 3 Rufbereitschaft?") == {5}
     assert named_documents(terms("Wer hat in Woche 4 Bereitschaft?"), hits, "Wer hat in Woche 4 Bereitschaft?") == set()
     assert named_documents(terms("Wer hat in Woche 3.5 Dienst?"), hits, "Wer hat in Woche 3.5 Dienst?") == set()
+
+
+def test_a_product_name_only_one_document_holds_names_that_document():
+    from irisrag.rag.dictionary import Dictionary, parse
+    from irisrag.rag.named_records import named_by_name
+    words = Dictionary(parse(["Kirschbaum {m} :: cherry tree", "Lizenz {f} :: licence"]))
+    licences = Hit(3, 1, 0, None, "# lizenzen\nid: SW-008\nprodukt: MailWall Gateway\nnotes: renews unless cancelled", 0.2, 0)
+    other = Hit(4, 1, 0, None, "Die Lizenz gilt für Kassel und Baunatal.", 0.3, 1)
+    third = Hit(5, 1, 0, None, "Baunatal liegt bei Kassel. Japan exportiert Kirschbäume.", 0.3, 2)
+    hits = [licences, other, third]
+    assert named_by_name("Bis wann müssen wir MailWall kündigen?", hits, words) == {3}
+    assert named_by_name("Gibt es in Baunatal eine Kita?", hits, words) == set()            # two documents hold it
+    assert named_by_name("Wann blühen die Kirschbäume in Japan?", hits, words) == set()     # a place, no product name
+    assert named_by_name("Bis wann müssen wir MailWall kündigen?", hits, None) == set()       # no word list: off
+    assert named_by_name("Wie teuer ist CloudSafe?", hits, words) == set()                   # no document holds it
