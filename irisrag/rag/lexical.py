@@ -107,6 +107,14 @@ def _word_set(words: str) -> frozenset[str]:
 GERMAN_STOP_WORDS = _word_set(_GERMAN_STOP_WORDS)
 ENGLISH_STOP_WORDS = _word_set(_ENGLISH_STOP_WORDS)
 STOP_WORDS = GERMAN_STOP_WORDS | ENGLISH_STOP_WORDS
+# Words that read as a stop word once their umlaut is folded, and are none: "Wie ändere ich ...?" lost its verb
+# to the stop word "andere". ("würde", "hätte", "müsste" fold into stop words and are function words too.)
+_NOT_STOP_WORDS = frozenset({"ändere"})
+
+
+def stop_word(token: str) -> bool:
+    """Tell whether a casefolded token is a stop word (compared with its accents folded, but ``_NOT_STOP_WORDS``)."""
+    return fold_accents(token) in STOP_WORDS and token not in _NOT_STOP_WORDS
 
 class _Stemmers(threading.local):
     """One pair of Snowball stemmers per thread: a stemmer object keeps its state between calls,
@@ -133,7 +141,7 @@ class LexicalMatch:
 def normal_form(raw: str) -> str | None:
     """Return the normal form of one token, or None for a stop word or a single character."""
     token = unicodedata.normalize("NFKC", raw).casefold()
-    if len(token) < 2 or fold_accents(token) in STOP_WORDS:
+    if len(token) < 2 or stop_word(token):
         return None
     if token.isdigit():
         return token

@@ -16,7 +16,7 @@ import os
 import re
 from typing import TYPE_CHECKING
 
-from irisrag.rag.lexical import STOP_WORDS, fold_accents
+from irisrag.rag.lexical import stop_word
 from irisrag.rag.span_kinds import QUESTIONS
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ def asked_words(question: str, words: Dictionary | None) -> frozenset[str]:
         return frozenset()
     found: set[str] = set()
     for word in [part for token in _WORD.findall(question) for part in {token, *token.split("-")} if part]:
-        if fold_accents(word.casefold()) in STOP_WORDS:
+        if stop_word(word.casefold()):
             continue
         for guess in _guesses(word):
             found.update(t.casefold() for t in words.translations(guess)[:MAX_TRANSLATIONS] if " " not in t)
@@ -96,7 +96,7 @@ def _verbs(question: str) -> list[str]:
     """The finite verb (the first lower-case word after the question word that is not a stop word) and a closing
     infinitive ("Wie kann ich ein Konto sperren?"); other lower-case words ("samt", "alle") are left alone."""
     words = _WORD.findall(question)
-    lower = [w for w in words[1:] if w.islower() and fold_accents(w) not in STOP_WORDS]
+    lower = [w for w in words[1:] if w.islower() and not stop_word(w)]
     found = lower[:1]
     if words and words[-1].islower() and words[-1].endswith("en") and words[-1] not in found:
         found.append(words[-1])

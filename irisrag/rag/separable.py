@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from irisrag.rag.lexical import STOP_WORDS, fold_accents, normal_form
+from irisrag.rag.lexical import fold_accents, normal_form, stop_word
 
 PARTICLES = frozenset("""ab an auf aus bei ein fest her herab heran herauf heraus herein herunter hin hinauf hinaus
     hinein hinunter hoch los mit nach nieder um vor vorbei weg weiter wieder zu zurück zusammen""".split())
@@ -45,7 +45,8 @@ def split_verb(question: str) -> tuple[str, str, str] | None:
     words = _WORD.findall(question)
     if len(words) < 3 or words[-1].casefold() not in PARTICLES:
         return None
-    verb = next((w for w in words[1:-1] if w.islower() and fold_accents(w) not in STOP_WORDS | _NOT_VERBS and len(w) >= 3), None)
+    verb = next((w for w in words[1:-1] if w.islower() and not stop_word(w) and fold_accents(w) not in _NOT_VERBS
+                 and len(w) >= 3), None)
     stem = _stem(verb) if verb else None
     return (verb, words[-1].casefold(), words[-1].casefold() + stem) if verb and stem else None
 

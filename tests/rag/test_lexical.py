@@ -108,3 +108,9 @@ def test_normal_form_is_right_when_many_threads_stem_at_once():
     for thread in threads:
         thread.join()
     assert wrong == []
+
+
+def test_a_verb_that_folds_into_a_stop_word_keeps_its_term_and_function_words_stay_stop_words():
+    from irisrag.rag.lexical import terms
+    assert terms("Wie ändere ich die Rechte?") == terms("Rechte ändern")    # "ändere" is no "andere"
+    assert not terms("andere für über würde hätte") and not terms("fur uber")
