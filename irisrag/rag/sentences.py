@@ -9,7 +9,8 @@ table (``|`` lines, ASCII grid tables with their ``+---+`` rules, HTML rows ``a 
 one unit per row, with its header (``tables.py``); a fenced code block is one unit shown as
 inline code without shell prompts. A lead-in ending in ``:`` ("… konfigurieren mittels:")
 and the command or list after it stay one unit (up to ``LEAD_IN_MAX_CHARS``), so an answer
-never stops before what it announces. A Markdown heading, a line in capitals alone (a manual
+never stops before what it announces; so do a sentence without a closing mark and the command
+after it (a manual page's example and its description). A Markdown heading, a line in capitals alone (a manual
 page's ``BESCHREIBUNG``, ``SIEHE AUCH``), or a lone short capitalised line without a closing
 mark between blank lines (a title extracted from a PDF) is a heading. A word hyphenated at a
 line end by a manual page's formatter (``Puf‐ fer``) is joined. A passage from the middle of a
@@ -320,14 +321,20 @@ def _with_lead_ins(found: list[Unit]) -> list[Unit]:
         last = result[-1] if result else None
         lead_in = last is not None and last.kind == UNIT_SENTENCE and last.text.rstrip().endswith(":")
         fits = last is not None and len(last.text) + len(unit.text) < LEAD_IN_MAX_CHARS
-        if lead_in and fits and unit.kind == UNIT_CODE:
-            result[-1] = Unit(f"{last.text} {unit.text}", UNIT_SENTENCE, 0)
+        if (lead_in or _describes(last)) and fits and unit.kind == UNIT_CODE:
+            result[-1] = Unit(f"{last.text}{'' if lead_in else ':'} {unit.text}", UNIT_SENTENCE, 0)
         elif (lead_in or (last is not None and last.kind == UNIT_LIST)) and fits and unit.kind == UNIT_ITEM:
             result[-1] = Unit(f"{last.text}{chr(10) * 2 if lead_in else chr(10)}{unit.text}", UNIT_LIST, 0)
         else:
             result.append(unit)
     return [Unit(u.text, u.kind, u.order, True) if u.kind == UNIT_SENTENCE and u.text.endswith(":") else u
             for u in result]  # a lead-in left without what it announces reads as cut off
+
+
+def _describes(unit: Unit | None) -> bool:
+    """Tell whether a sentence without a closing mark describes the command after it (a manual page's example:
+    "Wandelt die Sekunden seit Beginn der Unix-Epoche in ein Datum um" over ``$ date --date='@2147483647'``)."""
+    return unit is not None and unit.kind == UNIT_SENTENCE and not _CLOSES.search(unit.text) and not unit.partial
 
 
 def units(text: str, *, starts_document: bool = True) -> list[Unit]:

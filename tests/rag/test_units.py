@@ -37,6 +37,16 @@ def test_a_lead_in_keeps_the_command_that_follows_it_without_fences_or_prompt():
     assert (code.kind, code.text) == (UNIT_CODE, "`ls -l`")
 
 
+def test_a_manual_page_example_keeps_its_description_with_its_command():
+    text = ("BEISPIELE\n       Wandelt die Sekunden seit Beginn der Unix-Epoche in\n       ein Datum um\n\n"
+            "              $ date --date='@2147483647'\n\n       Ende des Beispiels.")
+    assert [(u.kind, u.text) for u in units(text) if u.kind != UNIT_HEADING] == [
+        (UNIT_SENTENCE, "Wandelt die Sekunden seit Beginn der Unix-Epoche in ein Datum um: `date --date='@2147483647'`"),
+        (UNIT_SENTENCE, "Ende des Beispiels.")]
+    closed = units("Das ist ein Satz.\n\n$ ls -l\n")
+    assert [u.kind for u in closed] == [UNIT_SENTENCE, UNIT_CODE]          # a closed sentence describes nothing
+
+
 def test_a_lead_in_and_its_wrapped_list_items_are_one_unit():
     text = ("Dieser Prozess besteht aus zwei Schritten:\n\n1. Auswahl der Locale-Daten, die in die binäre Form\n"
             "kompiliert werden sollen.\n2. Setzen der systemweiten Standardwerte.\n\nDanach geht es.")
