@@ -5,7 +5,8 @@ A question's words say what kind of answer it wants:
 ``time``     "Wann", "bis wann", "seit wann", "um wie viel Uhr", "nach welcher Zeit", "wie lange",
              "when", "what time", "how long": a date, a time of day, a year, a month or weekday,
              a duration ("5 Minuten", "30m")
-``amount``   "wie viel(e)", "wie hoch", "wie groß", "wie alt", "how much/many/high/old": a number
+``amount``   "wie viel(e)", "wie hoch", "wie groß", "wie alt", "wie teuer", "was kostet",
+             "how much/many/high/old/expensive": a number
 ``command``  "welcher Befehl", "mit welchem Kommando", "welche Option/Einstellung", "which
              command/option/setting", and how-to questions ("Wie entpacke ich ...?", "Wie kann man
              ...?", "how do I"): a command line, an option (``--list``), a setting
@@ -34,8 +35,8 @@ _UNITS = (r"sekunden?|minuten?|stunden?|tagen?|tage|wochen?|monaten?|monate|jahr
 QUESTIONS = {
     "time": re.compile(r"\b(?:wann|um wie viel uhr|welche[mnrs]? (?:uhrzeit|zeit|datum|tag|jahr|monat)|nach welcher zeit"
                        r"|wie lange|when|what time|how long|which (?:date|day|year))\b", re.I),
-    "amount": re.compile(r"\b(?:wie ?viele?n?|wie hoch|wie groß|wie alt|wie schwer|wie weit|how (?:much|many|high|big"
-                         r"|large|old|heavy|far))\b", re.I),
+    "amount": re.compile(r"\b(?:wie ?viele?n?|wie hoch|wie groß|wie alt|wie schwer|wie weit|wie teuer|was kostet"
+                         r"|how (?:much|many|high|big|large|old|heavy|far|expensive))\b", re.I),
     "command": re.compile(r"\b(?:welche[mnrs]? (?:befehl|kommando|option|einstellung|parameter|schalter)"
                           r"|which (?:command|option|setting|parameter|flag))\b"
                           r"|^\W*(?:und\s+)?(?:wie\s+(?:\w+\s+)?(?:ich|man)|how (?:do|can|should) (?:i|you|we))\b", re.I),

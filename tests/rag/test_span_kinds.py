@@ -53,3 +53,10 @@ def test_a_thing_and_its_name_is_no_person():
     assert holds({"person"}, "Die Niederlassung leitet Franziska Huber.")
     assert holds({"person"}, "Leiterin: Frau Huber") and holds({"person"}, "| Name | Andreas Maier |")
     assert holds({"person"}, "Verstöße meldet die Datenschutzbeauftragten Dr. Ilka Sommer.")  # after the rejected pair
+
+
+def test_a_price_question_asks_for_an_amount():
+    from irisrag.rag.span_kinds import asked_kinds
+    assert "amount" in asked_kinds("Was kostet es, wenn ich meinen Werksausweis verliere?")
+    assert "amount" in asked_kinds("Wie teuer ist ein Ersatzausweis?") and "amount" in asked_kinds("How expensive is it?")
+    assert "amount" not in asked_kinds("Wer kostet das Essen vor?")
