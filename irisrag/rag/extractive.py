@@ -59,6 +59,7 @@ FILL_MIN_CHARS = 60  # the least room worth filling with a shortened unit
 KEY_BONUS = 0.2  # a table row whose key is the question's one-letter name ("Klasse C": row_key)
 ELSEWHERE_GAP = 0.5  # a unit from another document this far below the best adds nothing (adds_nothing)
 FAR_GAP = 1.0  # any unit this far below the best adds nothing (adds_nothing): filler after a clear answer
+HEAD_CREDIT = 0.5  # the share of a compound question term's weight its head earns in a unit (lexical_share)
 _WORDS = re.compile(r"\w+")
 WHOLE = (UNIT_TABLE, UNIT_LIST)  # units shown whole or not at all: a table, a lead-in with its list
 
@@ -80,16 +81,20 @@ class Scored:
     kind_held: bool = False  # the unit holds the kind of span the question asks for (span_kinds)
 
 
-def lexical_share(question_terms: frozenset[str], text: str, alternates: Mapping[str, str] | None = None) -> float:
+def lexical_share(question_terms: frozenset[str], text: str, alternates: Mapping[str, str] | None = None,
+                  heads: Mapping[str, str] | None = None) -> float:
     """Return the weighted share of the question's terms found in the text (0..1), inflected forms included,
-    and a question verb's other forms (``alternates``: "betrieben" for "betreibt", ``verbforms.py``)."""
+    and a question verb's other forms (``alternates``: "betrieben" for "betreibt", ``verbforms.py``); a
+    compound's head (``heads``: "Ausweis" for "Werksausweis", ``compounds.head_alternates``) counts HEAD_CREDIT."""
     if not question_terms:
         return 0.0
     words = terms(text)
-    other = {alternates[w] for w in _WORDS.findall(fold_accents(text.casefold())) if w in alternates} \
-        if alternates else set()
+    folded = _WORDS.findall(fold_accents(text.casefold())) if alternates or heads else []
+    other = {alternates[w] for w in folded if w in alternates} if alternates else set()
     found = {t for t in question_terms if t in words or t in other or any(inflected(t, w) for w in words)}
-    return sum(map(term_weight, found)) / sum(map(term_weight, question_terms))
+    headed = {heads[w] for w in folded if w in heads} - found if heads else set()
+    return (sum(map(term_weight, found)) + HEAD_CREDIT * sum(term_weight(t) for t in headed if t in question_terms)) \
+        / sum(map(term_weight, question_terms))
 
 
 def inflected(term: str, word: str) -> bool:
@@ -210,7 +215,7 @@ def score_units(question: str, context: Context, embedder: Embedder | None) -> l
     kinds, keys, defined = span_kinds.asked_kinds(question), question_keys(question), definitions.defined_term(question)
     documents = {chunk.position: chunk.hit.document_id for chunk in context.chunks}
     scored = [
-        Scored(unit, position, float(SEMANTIC * sim + LEXICAL * lexical_share(question_terms, unit.text, context.alternates)
+        Scored(unit, position, float(SEMANTIC * sim + LEXICAL * lexical_share(question_terms, unit.text, context.alternates, context.heads)
                                      + RANK / position - (PARTIAL_PENALTY if unit.partial else 0.0)
                                      + span_kinds.bonus(kinds, unit.text) + definitions.bonus(defined, unit.text)
                                      + option_names.bonus(context.english, unit.text)

@@ -63,7 +63,7 @@ import numpy as np
 from irisrag import config as config_module
 from irisrag.config import parse_bool
 from irisrag.errors import IrisRagError
-from irisrag.rag import bridge, fusion, named_records, nouns, option_names, separable, verbforms
+from irisrag.rag import bridge, compounds, fusion, named_records, nouns, option_names, separable, verbforms
 from irisrag.rag.bridge import Bridge, BridgeSettings
 from irisrag.rag.fusion import FusionSettings
 from irisrag.rag.gate import (  # noqa: F401  (the gate's names are public here too)
@@ -197,6 +197,7 @@ class Context:
     nearest: tuple[Hit, ...] = ()   # an empty context only: the first documents' best chunks (NEAREST_DOCUMENTS)
     alternates: Mapping[str, str] = field(default_factory=dict)   # other verb forms -> question terms (verbforms.py)
     english: frozenset[str] = frozenset()   # a how-to question's words in English, for option names (option_names.py)
+    heads: Mapping[str, str] = field(default_factory=dict)   # compound heads -> question terms (compounds.py)
 
 
 class _Timer:
@@ -262,7 +263,14 @@ def build_context(
     nearest = () if chunks else nearest_documents(candidates, settings.nearest_documents)
     return Context(question, areas, chunks, tuple(candidates), sources, timer.timings, question_terms, bridged,
                    nearest, {**verbforms.alternates(question, settings.bridge.word_list()), **separable.alternates(question)},
-                   option_names.asked_words(question, settings.bridge.word_list()))
+                   option_names.asked_words(question, settings.bridge.word_list()), heads(question, settings))
+
+
+def heads(question: str, settings: RetrievalSettings) -> dict[str, str]:
+    """The question's compound nouns' heads as words of an answer unit (``compounds.head_alternates``)."""
+    words = settings.bridge.word_list()
+    return compounds.head_alternates(question, compounds_of(settings.bridge.dictionary,
+                                                            settings.bridge.dictionary_cache) if words else None)
 
 
 def unknown_nouns(question: str, hits: Sequence[Hit], bridged: Bridge, settings: RetrievalSettings, mode: str,

@@ -43,3 +43,16 @@ def test_parts_of_a_text_in_order():
     assert _splitter().parts("Die Nationalhymne und die Bevölkerungszahl; 1990.") == [
         "national", "hymne", "bevölkerung", "zahl"]
     assert _splitter().parts("") == []
+
+
+def test_a_question_compound_s_head_stands_for_it_in_an_answer_unit():
+    from irisrag.rag.compounds import head_alternates
+    from irisrag.rag.extractive import lexical_share
+    from irisrag.rag.lexical import terms
+
+    question = "Wie hoch ist die Bevölkerungszahl der Kolonienbehörde?"
+    heads = head_alternates(question, _splitter())
+    assert heads == {"zahl": "bevolkerungszahl", "behorde": "kolonienbehord"}
+    plain = lexical_share(terms(question), "Die Zahl liegt bei 40.")
+    assert lexical_share(terms(question), "Die Zahl liegt bei 40.", None, heads) > plain == 0.0
+    assert head_alternates(question, None) == {}
