@@ -50,6 +50,8 @@ HEADING_MAX_CHARS = 80
 REFERENCE_MAX_CHARS = 350  # a sentence that refers back ("Dies wird durch --keep verhindert.") joins the one before up to this
 _REFERS_BACK = re.compile(r"^(?:Dies|Diese[rsnm]?|Dadurch|Dabei|Hierbei|Hierzu|Dazu|Dafür|Daher|Deshalb|Deswegen|Es|Er"
                           r"|Ersteres|Letzteres|This|These|That|It|They)\b")
+OPTION_HEAD_MAX_CHARS = 80  # an option's head with its arguments ("-L, --listfiles Paketname …")
+_OPTION_START = re.compile(r"^-{1,2}[A-Za-z0-9]")
 LEAD_IN_MAX_CHARS = 450  # a lead-in ("… die folgenden:") and its list or command stay one unit up to this length
 _LONE_LINE = "lone line"
 _FENCE = re.compile(r"^\s{0,3}(?:```|~~~)")
@@ -76,7 +78,7 @@ class Unit:
 
 def _is_boundary(before: str, after: str) -> bool:
     """Tell whether a terminal mark after ``before`` ends a sentence that ``after`` does not continue."""
-    if not after or not _OPENS.match(after):
+    if not after or not _OPENS.match(after) or _option_with_ellipsis(before):
         return False
     found = _WORD_BEFORE.search(before[:-1] if before.endswith(".") else before)
     if not before.endswith(".") or not found:
@@ -87,6 +89,12 @@ def _is_boundary(before: str, after: str) -> bool:
     if word.isdigit() and len(word) <= 2:  # "am 7. Februar", "im 19. Jahrhundert"
         return False
     return not re.fullmatch(r"(?:\w\.)+\w", word)  # "z.B", "U.S"
+
+
+def _option_with_ellipsis(before: str) -> bool:
+    """Tell whether the text is an option's head ending in an ellipsis for repeated arguments, which the German
+    manual pages write "…": "-L, --listfiles Paketname …" and its description are one unit, not two sentences."""
+    return len(before) <= OPTION_HEAD_MAX_CHARS and before.endswith(("…", "...")) and bool(_OPTION_START.match(before))
 
 
 def split_sentences(text: str) -> list[str]:

@@ -47,6 +47,13 @@ def test_a_manual_page_example_keeps_its_description_with_its_command():
     assert [u.kind for u in closed] == [UNIT_SENTENCE, UNIT_CODE]          # a closed sentence describes nothing
 
 
+def test_an_option_whose_arguments_end_in_an_ellipsis_stays_with_its_description():
+    from irisrag.rag.sentences import split_sentences
+    assert split_sentences("-L, --listfiles Paketname …\nListet Dateien auf, die installiert wurden.") == [
+        "-L, --listfiles Paketname … Listet Dateien auf, die installiert wurden."]
+    assert split_sentences("Und so weiter … Dann kommt mehr.") == ["Und so weiter …", "Dann kommt mehr."]
+
+
 def test_a_lead_in_and_its_wrapped_list_items_are_one_unit():
     text = ("Dieser Prozess besteht aus zwei Schritten:\n\n1. Auswahl der Locale-Daten, die in die binäre Form\n"
             "kompiliert werden sollen.\n2. Setzen der systemweiten Standardwerte.\n\nDanach geht es.")
