@@ -29,13 +29,17 @@ _TOC_LINE = re.compile(r"^\s*\d{1,2}(?:\.\d{1,2})*\.?\s+[^\W\d_][^\n]{0,80}?\s\d
 _CRUMB_SEPARATOR = re.compile(r"\s[›»>]\s")
 _LINK_LINE = re.compile(r"^\s*(?:[-*+]\s+)?\[[^\]\n]{1,120}\]\([^)\s]{0,500}\)\s*$")
 _WORD = re.compile(r"[^\W\d_]+")
+_OPTION = re.compile(r"(?:^|\s)--?[A-Za-z]")
 
 
 def nav_bar(line: str) -> bool:
-    """Tell whether a line is a bar of navigation words ("« Zurück | Nach oben | Weiter »")."""
+    """Tell whether a line is a bar of navigation words ("« Zurück | Nach oben | Weiter »"): two different ones at
+    least, and no option ("-d, --home HOME_DIR", a manual page's entry, holds "home" twice)."""
+    if _OPTION.search(line):
+        return False
     words = _WORD.findall(line.lower())
     found = sum(w in NAV_WORDS for w in words)
-    return found >= 2 and found * 2 >= len(words) and len(words) <= MAX_TITLE_WORDS
+    return len(NAV_WORDS.intersection(words)) >= 2 and found * 2 >= len(words) and len(words) <= MAX_TITLE_WORDS
 
 
 def breadcrumb(line: str) -> bool:
