@@ -16,6 +16,7 @@ from pathlib import Path
 
 from irisrag.errors import ExtractionError
 from irisrag.i18n import N_
+from irisrag.ingest.extract_office import table_row
 from irisrag.ingest.pages import Page
 from irisrag.ingest.records import Record, format_records, make_record
 from irisrag.ingest.text_encoding import detect_encoding
@@ -57,8 +58,8 @@ def titled(rows: Iterable[Sequence]) -> tuple[list[list], Iterator[list]]:
 
 
 def title_text(rows: Sequence[Sequence]) -> str:
-    """Return the title rows as one line each, their cells joined by ' | '."""
-    return "\n".join(" | ".join(" ".join(str(c).split()) for c in row if c not in (None, "")) for row in rows)
+    """Return the title rows as one line each, their cells joined by ' | ' (``extract_office.table_row``)."""
+    return "\n".join(table_row(row) for row in rows)
 
 
 def _filled(row: Sequence) -> int:

@@ -86,6 +86,7 @@ from irisrag.rag.sources import Source, found_sources, nearest_documents
 from irisrag.vectors.searchtext import compounds_of
 
 if TYPE_CHECKING:
+    from irisrag.rag.compounds import Compounds
     from irisrag.rag.expand import QueryExpander
     from irisrag.rag.rerank import Reranker
     from irisrag.vectors.store import Hit, TextHit
@@ -268,9 +269,13 @@ def build_context(
 
 def heads(question: str, settings: RetrievalSettings) -> dict[str, str]:
     """The question's compound nouns' heads as words of an answer unit (``compounds.head_alternates``)."""
+    return compounds.head_alternates(question, splitter_of(settings))
+
+
+def splitter_of(settings: RetrievalSettings) -> Compounds | None:
+    """The compound splitter of the bridge's word list (None without the list)."""
     words = settings.bridge.word_list()
-    return compounds.head_alternates(question, compounds_of(settings.bridge.dictionary,
-                                                            settings.bridge.dictionary_cache) if words else None)
+    return compounds_of(settings.bridge.dictionary, settings.bridge.dictionary_cache) if words else None
 
 
 def unknown_nouns(question: str, hits: Sequence[Hit], bridged: Bridge, settings: RetrievalSettings, mode: str,
@@ -282,9 +287,7 @@ def unknown_nouns(question: str, hits: Sequence[Hit], bridged: Bridge, settings:
     """
     if settings.gate.rule != "evidence" or mode == "vector" or not hasattr(store, "search_fulltext"):
         return 0.0
-    words = settings.bridge.word_list()
-    splitter = compounds_of(settings.bridge.dictionary, settings.bridge.dictionary_cache) if words else None
-    return nouns.unknown_share(question, hits, bridged, words, splitter)
+    return nouns.unknown_share(question, hits, bridged, settings.bridge.word_list(), splitter_of(settings))
 
 
 def preferred_first(hits: Sequence[Hit], prefer: frozenset[int]) -> list[Hit]:
