@@ -16,6 +16,7 @@ from irisrag.errors import ExtractionError
 from irisrag.ingest.extract_office import sheet_pages, table_row
 from irisrag.ingest.office_zip import ENCRYPTED, check_package, damaged
 from irisrag.ingest.pages import Page
+from irisrag.ingest.pdf_text import drop_running_blocks
 
 _SAFE_XML = lxml.etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
 
@@ -83,12 +84,13 @@ def ods_pages(path: Path) -> Iterator[Page]:
 
 
 def odp_pages(path: Path) -> Iterator[Page]:
-    """Yield each slide of an ODP presentation (1-based number as the page)."""
+    """Yield each slide of an ODP presentation (1-based number as the page), without blocks repeating on most slides."""
     from odf.draw import Page as DrawPage
 
     document = _load(path)
-    for number, slide in enumerate(document.presentation.getElementsByType(DrawPage), start=1):
-        yield Page(number, "\n\n".join(block for block in _blocks(slide) if block))
+    slides = [[block for block in _blocks(slide) if block] for slide in document.presentation.getElementsByType(DrawPage)]
+    for number, blocks in enumerate(drop_running_blocks(slides), start=1):
+        yield Page(number, "\n\n".join(blocks))
 
 
 def epub_pages(path: Path) -> Iterator[Page]:

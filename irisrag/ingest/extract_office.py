@@ -14,6 +14,7 @@ from pathlib import Path
 from irisrag.errors import ExtractionError
 from irisrag.ingest.office_zip import check_package, damaged
 from irisrag.ingest.pages import Page
+from irisrag.ingest.pdf_text import drop_running_blocks
 
 _HEADING_STYLE = re.compile(r"^(?:heading|überschrift|titre|título)\s*(\d)$", re.IGNORECASE)
 
@@ -69,15 +70,22 @@ def _shape_texts(shapes) -> Iterator[str]:
 
 
 def pptx_pages(path: Path) -> Iterator[Page]:
-    """Yield each slide (1-based number as the page) with its texts, tables and speaker notes."""
+    """Yield each slide (1-based number as the page) with its texts, tables and speaker notes; a footer or other
+    block repeating on most slides is left out (``pdf_text.drop_running_blocks``)."""
     import pptx
 
     presentation = _open(pptx.Presentation, path)
-    for number, slide in enumerate(presentation.slides, start=1):
-        texts = [text.strip() for text in _shape_texts(slide.shapes)]
-        if slide.has_notes_slide and slide.notes_slide.notes_text_frame is not None:
-            texts.append(slide.notes_slide.notes_text_frame.text.strip())
-        yield Page(number, "\n\n".join(text for text in texts if text))
+    slides = [_slide_texts(slide) for slide in presentation.slides]
+    for number, texts in enumerate(drop_running_blocks(slides), start=1):
+        yield Page(number, "\n\n".join(texts))
+
+
+def _slide_texts(slide) -> list[str]:
+    """A slide's text blocks: its shapes' texts and tables, then its speaker notes."""
+    texts = [text.strip() for text in _shape_texts(slide.shapes)]
+    if slide.has_notes_slide and slide.notes_slide.notes_text_frame is not None:
+        texts.append(slide.notes_slide.notes_text_frame.text.strip())
+    return [text for text in texts if text]
 
 
 def xlsx_pages(path: Path) -> Iterator[Page]:

@@ -8,6 +8,11 @@ lower-case letter is joined the same way. A running
 header or footer is a first or last line that, with its numbers taken out, repeats on
 most pages ("Debian-Referenz 73 / 248"): such lines are learnt from a sample of pages
 before the pages stream, and a line that is nothing but a page number is left out too.
+
+Slides repeat their footer the same way, as a text box of its own ("Stadtwerke Ellerbrück GmbH ·
+Netze · intern · Folie 5"), not always at a page's edge (speaker notes follow it):
+``drop_running_blocks`` leaves out a slide's text block that, with its numbers taken out,
+repeats on most slides.
 """
 from __future__ import annotations
 
@@ -79,3 +84,13 @@ def _is_running(line: str, running: frozenset[str]) -> bool:
 def clean_page(text: str, running: frozenset[str]) -> str:
     """Return cleaned page text: hyphenation joined, running lines left out."""
     return drop_running_lines(join_hyphenation(text), running)
+
+
+def drop_running_blocks(slides: list[list[str]]) -> list[list[str]]:
+    """Return each slide's text blocks without those repeating on most slides (footers, a running title) and
+    bare slide numbers."""
+    counts = Counter(key for blocks in slides for key in {line_key(b) for b in blocks} - {""})
+    if len(slides) < MIN_SAMPLE:
+        return slides
+    running = {key for key, count in counts.items() if count >= REPEAT_SHARE * len(slides)}
+    return [[b for b in blocks if not _is_running(b, frozenset(running))] for blocks in slides]

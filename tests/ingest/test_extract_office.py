@@ -150,3 +150,37 @@ def test_docx_with_broken_xml_is_still_damaged(tmp_path):
     with pytest.raises(ExtractionError) as caught:
         extract(path)
     assert caught.value.message == office_zip.DAMAGED
+
+
+def test_pptx_footer_repeated_on_most_slides_is_left_out(tmp_path):
+    # holdout6-de: "Stadtwerke Ellerbrück GmbH · Netze · intern · Folie 5" was an answer unit of its own and let
+    # questions naming the company through to every slide.
+    import pptx
+    from pptx.util import Cm
+
+    presentation = pptx.Presentation()
+    topics = ["Bereitschaft", "Reaktionszeiten", "Fahrzeuge", "Abrechnung", "Kontakte"]
+    for number, topic in enumerate(topics, start=1):
+        slide = presentation.slides.add_slide(presentation.slide_layouts[1])
+        slide.shapes.title.text = topic
+        slide.placeholders[1].text = f"Inhalt über {topic}"
+        footer = slide.shapes.add_textbox(Cm(1), Cm(17), Cm(20), Cm(1))
+        footer.text_frame.text = f"Stadtwerke Ellerbrück GmbH · intern · Folie {number}"
+    path = tmp_path / "deck.pptx"
+    presentation.save(path)
+    pages = extract(path).pages
+    assert [p.text for p in pages] == [f"{t}\n\nInhalt über {t}" for t in topics]
+
+
+def test_a_block_on_few_slides_or_in_a_short_deck_stays():
+    from irisrag.ingest.pdf_text import drop_running_blocks
+
+    short = [["Titel", "Fuß · Folie 1"], ["Zwei", "Fuß · Folie 2"]]
+    assert drop_running_blocks(short) == short
+    titles = ["Start", "Netze", "Strom", "Gas", "Wasser", "Ende"]
+    slides = [[title, "Fazit" if title == "Start" else f"Text über {title}"] for title in titles]
+    assert drop_running_blocks(slides) == slides
+    slides[3].append("Fazit")
+    slides[4].append("Fazit")   # now on 3 of 6 slides
+    assert drop_running_blocks(slides)[3] == ["Gas", "Text über Gas"]
+    assert drop_running_blocks([[t, f"Seite {n}"] for n, t in enumerate(titles)])[2] == ["Strom"]
