@@ -61,6 +61,9 @@ _PROMPT_LINE = re.compile(r"^\$\s+\S")  # a shell command as printed in a handbo
 # a command line of a reference card: an ASCII command, then options, PLACEHOLDERS, paths or lower-case words
 _COMMAND = re.compile(r"^[a-z][a-z0-9.+_-]*(?:\s+(?:-{1,2}[\w=.-]+|[A-Z][A-Z0-9_]*(?:\.\w+)?|[/~$.][^\s,]*"
                       r"|[a-z0-9][a-z0-9.+/_=-]*)){1,5}$")
+# What a lead-in announces, on a line of its own with no code mark ("… also z.B.:" over "adduser user group", an HTML
+# page's <pre> read as text): lower-case words without a closing mark, the first a command's name.
+_BARE_COMMAND = re.compile(r"[a-z][a-z0-9.+_-]*(?: +[\w./:=@~*'\"<>$+-]+){0,7}")
 _CODE_TOKEN = re.compile(r"^(?:-|[A-Z][A-Z0-9_]+|[/~$.])|[-./=_]")
 COMMAND_LIST_MIN_LINES = 4
 _BROKEN = re.compile(r"(\w)[\u2010\u00ad]\s+(?=[a-zäöüß])")  # a word hyphenated at a line end ("Puf‐ fer")
@@ -328,6 +331,8 @@ def _with_lead_ins(found: list[Unit]) -> list[Unit]:
     for unit in found:
         last = result[-1] if result else None
         lead_in = last is not None and last.kind == UNIT_SENTENCE and last.text.rstrip().endswith(":")
+        if lead_in and unit.kind == UNIT_SENTENCE and _bare_command(unit.text):
+            unit = Unit(f"`{unit.text}`", UNIT_CODE, 0)
         fits = last is not None and len(last.text) + len(unit.text) < LEAD_IN_MAX_CHARS
         if (lead_in or _describes(last)) and fits and unit.kind == UNIT_CODE:
             result[-1] = Unit(f"{last.text}{'' if lead_in else ':'} {unit.text}", UNIT_SENTENCE, 0)
@@ -337,6 +342,12 @@ def _with_lead_ins(found: list[Unit]) -> list[Unit]:
             result.append(unit)
     return [Unit(u.text, u.kind, u.order, True) if u.kind == UNIT_SENTENCE and u.text.endswith(":") else u
             for u in result]  # a lead-in left without what it announces reads as cut off
+
+
+def _bare_command(text: str) -> bool:
+    """Tell whether a line is a command without code marks (``_BARE_COMMAND``, and no stop word: "keine weiteren")."""
+    return bool(_BARE_COMMAND.fullmatch(text)) and all(lexical.normal_form(w) or _CODE_TOKEN.search(w)
+                                                       for w in text.split() if len(w) > 1)
 
 
 def _describes(unit: Unit | None) -> bool:

@@ -37,6 +37,19 @@ def test_a_lead_in_keeps_the_command_that_follows_it_without_fences_or_prompt():
     assert (code.kind, code.text) == (UNIT_CODE, "`ls -l`")
 
 
+def test_a_lead_in_keeps_the_bare_command_line_it_announces():
+    # holdout6-de faq-02/faq-04: an HTML page's <pre> read as a paragraph of its own ("adduser user group") was a
+    # unit apart, and the answer stopped at "… also z.B.:".
+    text = ("Fügen Sie ihn zu der Gruppe hinzu, der das Gerät gehört, also z.B.:\n\nadduser user group\n\n"
+            "Auf diese Art müssen Sie nichts ändern.\n\nDie Optionen sind:\n\nkeine weiteren\n\nEnde.")
+    assert [(u.kind, u.text, u.partial) for u in units(text)] == [
+        (UNIT_SENTENCE, "Fügen Sie ihn zu der Gruppe hinzu, der das Gerät gehört, also z.B.: `adduser user group`", False),
+        (UNIT_SENTENCE, "Auf diese Art müssen Sie nichts ändern.", False),
+        (UNIT_SENTENCE, "Die Optionen sind:", True),
+        (UNIT_SENTENCE, "keine weiteren", False),
+        (UNIT_SENTENCE, "Ende.", False)]
+
+
 def test_a_manual_page_example_keeps_its_description_with_its_command():
     text = ("BEISPIELE\n       Wandelt die Sekunden seit Beginn der Unix-Epoche in\n       ein Datum um\n\n"
             "              $ date --date='@2147483647'\n\n       Ende des Beispiels.")
