@@ -48,12 +48,12 @@ def titled(rows: Iterable[Sequence]) -> tuple[list[list], Iterator[list]]:
     rows = iter(rows)
     ahead: list[list] = []
     for row in rows:
-        if _filled(row):
+        if filled(row):
             ahead.append(list(row))
             if len(ahead) >= TITLE_LOOKAHEAD:
                 break
-    widest = max(map(_filled, ahead), default=0)
-    at = next((n for n, row in enumerate(ahead) if _filled(row) >= max(2, (widest + 1) // 2)), 0)
+    widest = max(map(filled, ahead), default=0)
+    at = next((n for n, row in enumerate(ahead) if filled(row) >= max(2, (widest + 1) // 2)), 0)
     return ahead[:at], itertools.chain(ahead[at:], rows)
 
 
@@ -62,7 +62,8 @@ def title_text(rows: Sequence[Sequence]) -> str:
     return "\n".join(table_row(row) for row in rows)
 
 
-def _filled(row: Sequence) -> int:
+def filled(row: Sequence) -> int:
+    """The number of a row's non-empty cells."""
     return sum(1 for cell in row if cell not in (None, "") and str(cell).strip())
 
 

@@ -16,6 +16,7 @@ from irisrag.ingest.office_zip import check_package, damaged
 from irisrag.ingest.pages import Page
 from irisrag.ingest.pdf_text import drop_running_blocks
 
+LABEL_MAX_CHARS = 40
 _HEADING_STYLE = re.compile(r"^(?:heading|überschrift|titre|título)\s*(\d)$", re.IGNORECASE)
 
 
@@ -104,12 +105,24 @@ def xlsx_pages(path: Path) -> Iterator[Page]:
         workbook.close()
 
 
+def _label(text: str) -> bool:
+    """Tell whether a one-column sheet's first cell names a field ("Name"), not a note ("1) Alle Preise …")."""
+    return 0 < len(text) <= LABEL_MAX_CHARS and not any(ch.isdigit() for ch in text)
+
+
 def sheet_pages(number: int, title: str, rows: Iterable[Iterable[object]]) -> Iterator[Page]:
-    """Yield a sheet's records in batches (the sheet's number as the page); a header alone is a text page."""
-    from irisrag.ingest.extract_csv import record_pages, rows_to_records, title_text, titled
+    """Yield a sheet's records in batches (the sheet's number as the page); a header alone, or a sheet of one
+    column whose first cell is no field name (footnotes under each other), is a text page."""
+    from irisrag.ingest.extract_csv import filled, record_pages, rows_to_records, title_text, titled
 
     titles, rows = titled(rows)
     header: list = next(rows, [])
+    if filled(header) < 2 and not _label(table_row(header)):   # footnotes under each other: text, not a table
+        lines = (table_row(row) for row in itertools.chain(titles, [header], rows))
+        text = "\n".join(line for line in lines if line)
+        if text:
+            yield Page(number, f"# {title}\n{text}")
+        return
     if titles:
         yield Page(number, f"# {title}\n{title_text(titles)}")
     yielded = False

@@ -103,6 +103,23 @@ def test_a_one_column_sheet_keeps_its_first_row_as_the_header(tmp_path):
     assert [r.fields for r in records(path)] == [(("Name", "Anna"),), (("Name", "Bernd"),)]
 
 
+def test_a_sheet_of_footnotes_under_each_other_is_text_and_a_named_column_is_a_table(tmp_path):
+    # holdout6-de: the price list's "Fußnoten" sheet became records "1) Alle Preise … 14.10.2026.: 3) Neukundenbonus …"
+    import openpyxl
+    book = openpyxl.Workbook()
+    book.active.title = "Fußnoten"
+    for line in ("1) Alle Preise brutto inkl. 19 % USt.", "2) Kündigungsfrist 1 Monat.", "3) Bonus einmalig 60 €."):
+        book.active.append([line])
+    names = book.create_sheet("Namen")
+    for cell in ("Name", "Anna", "Bernd"):
+        names.append([cell])
+    book.save(tmp_path / "preise.xlsx")
+    pages = extract(tmp_path / "preise.xlsx").pages
+    assert pages[0].text == "# Fußnoten\n1) Alle Preise brutto inkl. 19 % USt.\n2) Kündigungsfrist 1 Monat.\n" \
+                            "3) Bonus einmalig 60 €." and not pages[0].records
+    assert [r.fields for r in pages[1].records] == [(("Name", "Anna"),), (("Name", "Bernd"),)]
+
+
 @pytest.mark.parametrize("kind", ["xlsx", "ods"])
 def test_sheet_rows_are_records_of_the_sheet(tmp_path, kind):
     found = records(WRITERS[kind](tmp_path / f"probe.{kind}"))
