@@ -28,7 +28,9 @@ No model, or the rewrite failed, timed out or was empty (rule ``key_terms``)
     normal form (``lexical.normal_form``: not a stop word, at least two characters) is not
     already among the follow-up's terms, each normal form once, in the order asked, at most
     ``MAX_KEY_TERMS`` (8). When the latest previous question gives fewer than two (it was an
-    elliptic follow-up itself), the one before it is read too. A failed rewrite never fails the
+    elliptic follow-up itself), the one before it is read too. The "es" of "gibt es" refers to
+    nothing ("Wie oft gibt es einen neuen Schutzhelm?" is a whole question and the frame of
+    "Und eine neue Warnschutzjacke?"). A failed rewrite never fails the
     question.
     A follow-up that names a new entity in place of an old one ("Und 4712?" after "Was kostet
     Artikel 4711?", "Und in Bremen?" after "... in Hamburg eröffnet?", "Und der Schreibtisch?"
@@ -82,6 +84,7 @@ REFERRING_WORDS = frozenset("""
     dagegen davon damit dabei darauf daran darin darüber dazu derselbe dieselbe dasselbe
     it they them its their this these those there he she him her his same
 """.split())
+EXISTENTIAL_VERBS = frozenset({"gibt", "gab", "gäbe", "geben"})   # "Gibt es …?": an "es" that refers to nothing
 CONTINUATIONS = ("und", "oder", "aber", "auch", "and", "or", "but", "also", "what about", "how about")
 MAX_ELLIPTIC_TERMS = 2
 MAX_FRAME_TERMS = 3  # a follow-up with more terms of its own is searched with the key terms
@@ -143,8 +146,13 @@ def _leans(question: str) -> bool:
     """Tell whether a question has a referring word or opens with a continuation ("und", "what about")."""
     words = [m.group().casefold() for m in lexical.tokens(question)]
     opening = " ".join(words[:2])
-    return any(w in REFERRING_WORDS for w in words) or any(opening == c or opening.startswith(c + " ")
-                                                           for c in CONTINUATIONS)
+    return any(w in REFERRING_WORDS and not _expletive(words, n) for n, w in enumerate(words)) \
+        or any(opening == c or opening.startswith(c + " ") for c in CONTINUATIONS)
+
+
+def _expletive(words: list[str], n: int) -> bool:
+    """Tell whether the word at ``n`` is the "es" of "gibt es" / "es gibt", which refers to nothing."""
+    return words[n] == "es" and bool({*words[max(0, n - 1):n], *words[n + 1:n + 2]} & EXISTENTIAL_VERBS)
 
 
 def with_key_terms(question: str, previous: Sequence[PreviousTurn], failure: str | None = None) -> SearchQuery:

@@ -54,6 +54,8 @@ OPTION_HEAD_MAX_CHARS = 80  # an option's head with its arguments ("-L, --listfi
 _OPTION_START = re.compile(r"^-{1,2}[A-Za-z0-9]")
 LEAD_IN_MAX_CHARS = 450  # a lead-in ("… die folgenden:") and its list or command stay one unit up to this length
 _LONE_LINE = "lone line"
+_ALTERNATIVES = frozenset({"bzw.", "oder", "or", "oder:", "bzw.:"})   # between two commands a lead-in announces
+_SEPARATOR = re.compile(r"([-=_*~])\1{4,}")
 _FENCE = re.compile(r"^\s{0,3}(?:```|~~~)")
 _CAPS_HEADING = re.compile(r"^[A-ZÄÖÜ][A-ZÄÖÜ0-9 -]{2,38}[A-ZÄÖÜ0-9]$")  # a manual page's NAME, BESCHREIBUNG, SIEHE AUCH
 _PROMPT = re.compile(r"^[#$]\s+")
@@ -234,6 +236,8 @@ class _Blocks:
             self._command(stripped)
         elif stripped and tables.is_row_line(line):
             self._table_line(stripped)
+        elif _SEPARATOR.fullmatch(stripped):   # "--------" under a letterhead: it ends a block and is no text
+            self.flush()
         elif self._wrapped_date(stripped):
             self.paragraph.append(stripped)
         elif _ITEM.match(line) or _HEADING.match(line):
@@ -331,9 +335,13 @@ def _with_lead_ins(found: list[Unit]) -> list[Unit]:
     for unit in found:
         last = result[-1] if result else None
         lead_in = last is not None and last.kind == UNIT_SENTENCE and last.text.rstrip().endswith(":")
-        if lead_in and unit.kind == UNIT_SENTENCE and _bare_command(unit.text):
-            unit = Unit(f"`{unit.text}`", UNIT_CODE, 0)
         fits = last is not None and len(last.text) + len(unit.text) < LEAD_IN_MAX_CHARS
+        joined = _next_command(last, unit) if fits else None
+        if joined is not None:   # "… ausführen: `service Paketname start`" + "bzw." + "service Paketname stop"
+            result[-1] = joined
+            continue
+        if unit.kind == UNIT_SENTENCE and _bare_command(unit.text) and (lead_in or _describes(last)):
+            unit = Unit(f"`{unit.text}`", UNIT_CODE, 0)
         if (lead_in or _describes(last)) and fits and unit.kind == UNIT_CODE:
             result[-1] = Unit(f"{last.text}{'' if lead_in else ':'} {unit.text}", UNIT_SENTENCE, 0)
         elif (lead_in or (last is not None and last.kind == UNIT_LIST)) and fits and unit.kind == UNIT_ITEM:
@@ -344,16 +352,30 @@ def _with_lead_ins(found: list[Unit]) -> list[Unit]:
             for u in result]  # a lead-in left without what it announces reads as cut off
 
 
+def _next_command(last: Unit | None, unit: Unit) -> Unit | None:
+    """A lead-in joined with its command, continued by an alternative word ("bzw.") or, after one, by the next bare
+    command; None when ``unit`` continues nothing."""
+    if last is None or last.kind != UNIT_SENTENCE or "`" not in last.text or unit.kind != UNIT_SENTENCE:
+        return None
+    if last.text.endswith("`") and unit.text in _ALTERNATIVES:
+        return Unit(f"{last.text} {unit.text}", UNIT_SENTENCE, 0)
+    ends_in_alternative = last.text.rsplit(" ", 1)[-1] in _ALTERNATIVES
+    if ends_in_alternative and _bare_command(unit.text) and unit.text not in _ALTERNATIVES:
+        return Unit(f"{last.text} `{unit.text}`", UNIT_SENTENCE, 0)
+    return None
+
+
 def _bare_command(text: str) -> bool:
     """Tell whether a line is a command without code marks (``_BARE_COMMAND``, and no stop word: "keine weiteren")."""
-    return bool(_BARE_COMMAND.fullmatch(text)) and all(lexical.normal_form(w) or _CODE_TOKEN.search(w)
+    return text not in _ALTERNATIVES and bool(_BARE_COMMAND.fullmatch(text)) and all(lexical.normal_form(w) or _CODE_TOKEN.search(w)
                                                        for w in text.split() if len(w) > 1)
 
 
 def _describes(unit: Unit | None) -> bool:
     """Tell whether a sentence without a closing mark describes the command after it (a manual page's example:
     "Wandelt die Sekunden seit Beginn der Unix-Epoche in ein Datum um" over ``$ date --date='@2147483647'``)."""
-    return unit is not None and unit.kind == UNIT_SENTENCE and not _CLOSES.search(unit.text) and not unit.partial
+    return (unit is not None and unit.kind == UNIT_SENTENCE and not _CLOSES.search(unit.text) and not unit.partial
+            and "`" not in unit.text)
 
 
 def units(text: str, *, starts_document: bool = True) -> list[Unit]:

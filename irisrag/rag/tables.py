@@ -6,7 +6,9 @@ Three layouts reach the answer as lines of ``|``-separated cells:
 - ASCII grid tables of plain-text documents: ``+-----+`` borders, ``|----+----|`` rules between
   rows, a row's cells wrapped over several lines (``|Prüfen, ob "$unit" aktiv |"systemctl |``
   then ``| |is-active $unit" |``): the lines between two rules are one row, each column's
-  pieces joined;
+  pieces joined; a grid without rules between its rows (only under the header and at the
+  bottom) has a row a line, a line with an empty or deeper-indented first cell continuing the
+  row above;
 - rows extracted from HTML tables: ``Datei | Berechtigung | Benutzer`` without outer bars.
 
 ``rows`` returns the rows as lists of cell texts and the header (or None). A header is the
@@ -73,7 +75,31 @@ def _groups(lines: list[str]) -> tuple[list[list[str]], bool]:
             groups.append([])
         else:
             groups[-1].append(line)
-    return [g for g in groups if g], ruled_header
+    groups = [g for g in groups if g]
+    body = groups[1:] if ruled_header else groups
+    if len(body) == 1 and len(body[0]) > 1:   # no rules between the rows: a row a line, wrapped lines joined
+        groups = groups[:len(groups) - 1] + _unruled_rows(body[0])
+    return groups, ruled_header
+
+
+def _unruled_rows(lines: list[str]) -> list[list[str]]:
+    """Split a grid's body without rules between its rows: a line starts a row unless its first cell is empty or
+    indented deeper than the first line's (``|   oder Stiefel, nach Wahl) |    |``: the row above, wrapped)."""
+    depth = _indent(lines[0])
+    found: list[list[str]] = []
+    for line in lines:
+        first = _split(line)[0]
+        if found and (not first or _indent(line) > depth):
+            found[-1].append(line)
+        else:
+            found.append([line])
+    return found
+
+
+def _indent(line: str) -> int:
+    """The spaces before a grid line's first cell text."""
+    text = line.strip()[1:] if line.strip().startswith("|") else line.strip()
+    return len(text) - len(text.lstrip(" "))
 
 
 def _merge(group: list[str], columns: int) -> list[str]:

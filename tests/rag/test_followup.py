@@ -83,9 +83,17 @@ def test_a_question_that_does_not_lean_on_the_previous_one_is_searched_as_asked(
     assert not followup.is_elliptic("Welche Konzerthäuser stehen in München seit 1985?")
     assert followup.search_query("Welche Konzerthäuser stehen in München seit 1985?", [FIRST], None).text == \
         "Welche Konzerthäuser stehen in München seit 1985?"
-    assert followup.is_elliptic(expletive)  # the rule's known false positive: "es gibt" reads as referring
+    assert not followup.is_elliptic(expletive)  # "gibt es" refers to nothing
+    assert followup.is_elliptic("Wann gibt es sie?") and followup.is_elliptic("Wie viel kostet es?")
     for elliptic in ("und für Debian 12?", "What about Debian?", "Aber wie hoch?", "Wo steht sie?"):
         assert followup.is_elliptic(elliptic), elliptic
+
+
+def test_a_question_with_gibt_es_is_the_frame_of_the_next_follow_up():
+    # holdout6-de fu-03: "es" made the first question lean, so the follow-up got "oft Schutzhelm" appended.
+    turns = [PreviousTurn("Wie oft gibt es einen neuen Schutzhelm?", "alle 4 Jahre")]
+    assert followup.search_query("Und eine neue Warnschutzjacke?", turns, None).text == \
+        "Wie oft gibt es einen neuen Warnschutzjacke?"
 
 
 def test_a_rewrite_that_answers_instead_of_asking_is_not_searched_for():

@@ -65,3 +65,22 @@ def test_a_row_is_shown_as_a_small_table_with_its_header_or_as_its_cells():
 def test_row_lines_are_bars_rules_or_two_separators():
     assert is_row_line("| a | b |") and is_row_line("+-----+") and is_row_line("a | b | c")
     assert not is_row_line("Katzen | Hunde") and not is_row_line("+ ein Punkt") and not is_row_line("Text")
+
+
+def test_a_grid_without_rules_between_its_rows_has_a_row_a_line_and_joins_wrapped_lines():
+    # holdout6-de: the whole body of such a grid was one row ("Sicherheitsschuhe … Winterstiefel … Warnschutzjacke").
+    grid = "\n".join([
+        "+----------------------+--------+---------------+",
+        "| Artikel              | Menge  | Tausch        |",
+        "+----------------------+--------+---------------+",
+        "| Sicherheitsschuhe S3 | 1 Paar | alle 18       |",
+        "|   (nach Wahl)        |        | Monate        |",
+        "| Winterstiefel S3     | 1 Paar | alle 30 Monate|",
+        "|                      |        | (Winter)      |",
+        "| Warnschutzjacke      | 1 Stück| alle 3 Jahre  |",
+        "+----------------------+--------+---------------+"])
+    found, header = rows(grid)
+    assert header == ["Artikel", "Menge", "Tausch"]
+    assert found == [["Sicherheitsschuhe S3 (nach Wahl)", "1 Paar", "alle 18 Monate"],
+                     ["Winterstiefel S3", "1 Paar", "alle 30 Monate (Winter)"],
+                     ["Warnschutzjacke", "1 Stück", "alle 3 Jahre"]]

@@ -168,3 +168,19 @@ def test_a_sentence_that_refers_back_joins_the_one_before():
     assert with_references([long, "Es folgt noch etwas."]) == [long, "Es folgt noch etwas."]
     assert len(long) + 20 >= REFERENCE_MAX_CHARS
     assert with_references(["Es beginnt hier."]) == ["Es beginnt hier."]   # nothing before it
+
+
+def test_a_rule_line_ends_a_block_and_is_no_text():
+    # holdout6-de: a letterhead's "-----" joined the company name and the title into one unit, dashes included.
+    text = ("STADTWERKE ELLERBRÜCK GMBH      Richtlinie AS-04\n-----------------------------------\n"
+            "Diese Richtlinie gilt für alle.\n=========\nEnde.")
+    assert [" ".join(u.text.split()) for u in units(text)] == ["STADTWERKE ELLERBRÜCK GMBH Richtlinie AS-04",
+                                             "Diese Richtlinie gilt für alle.", "Ende."]
+
+
+def test_a_lead_in_keeps_both_commands_it_announces_with_their_alternative_word():
+    text = ("Um einen Dienst zu starten oder zu stoppen, führen Sie dies aus:\n\nservice Paketname start\n\nbzw.\n\n"
+            "service Paketname stop\n\nDer service-Befehl funktioniert überall.")
+    assert [u.text for u in units(text)] == [
+        "Um einen Dienst zu starten oder zu stoppen, führen Sie dies aus: `service Paketname start` bzw. "
+        "`service Paketname stop`", "Der service-Befehl funktioniert überall."]
