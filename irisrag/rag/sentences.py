@@ -34,7 +34,7 @@ e.g i.e mr mrs ms jr sr inc ltd co corp fig figs no nos approx dept est vol cf a
 jun jul aug sep sept oct nov dec mt ft gen gov rev sen rep u.s u.k a.m p.m ph.d
 """.split())
 
-_ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+")
+_ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)]|\(\d{1,2}\)|[a-z]\))\s+")  # "- ", "2.", "(1)", "a)"
 _NUMBERED_TITLE = re.compile(r"^\s*\d{1,3}(?:\.\d{1,3})*\.?\s+([A-ZÄÖÜ][^.!?:;]{0,60})$")  # "1. Geltungsbereich"
 _MONTHS = ("Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember|January|"
            "February|March|May|June|July|October|December|Jan|Feb|Mär|Apr|Jun|Jul|Aug|Sept?|Okt|Oct|Nov|Dez|Dec")
@@ -55,6 +55,7 @@ _OPTION_START = re.compile(r"^-{1,2}[A-Za-z0-9]")
 LEAD_IN_MAX_CHARS = 450  # a lead-in ("… die folgenden:") and its list or command stay one unit up to this length
 _LONE_LINE = "lone line"
 _ALTERNATIVES = frozenset({"bzw.", "oder", "or", "oder:", "bzw.:"})   # between two commands a lead-in announces
+_FIELD_LINE = re.compile(r"[A-ZÄÖÜ][\w-]{1,30}(?: [\w-]{1,20})?: \S")   # "Öffnungszeiten: …", "Gültig ab: …"
 _SEPARATOR = re.compile(r"([-=_*~])\1{4,}")
 _FENCE = re.compile(r"^\s{0,3}(?:```|~~~)")
 _CAPS_HEADING = re.compile(r"^[A-ZÄÖÜ][A-ZÄÖÜ0-9 -]{2,38}[A-ZÄÖÜ0-9]$")  # a manual page's NAME, BESCHREIBUNG, SIEHE AUCH
@@ -137,7 +138,8 @@ def with_references(sentences: list[str]) -> list[str]:
 def _paragraph_kind(lines: list[str]) -> str:
     """A lone short line without a closing mark ("3.2 Installation", a PDF title) may be a heading."""
     line = lines[0]
-    if len(lines) == 1 and len(line) <= HEADING_MAX_CHARS and not _CLOSES.search(line) and not line[:1].islower():
+    if len(lines) == 1 and len(line) <= HEADING_MAX_CHARS and not _CLOSES.search(line) and not line[:1].islower() \
+            and not _FIELD_LINE.match(line):
         return _LONE_LINE
     return "paragraph"
 
@@ -206,6 +208,7 @@ class _Blocks:
         self.paragraph: list[str] = []
         self.fence: list[str] | None = None
         self.blank = self.was_blank = True  # this line, the line before blank (a list item continues on the next)
+        self.field, self.indent = False, 0    # the paragraph's last line: a field line ("Telefon: -255"), its indentation
 
     def flush(self) -> None:
         entries = command_entries(self.paragraph)
@@ -228,7 +231,7 @@ class _Blocks:
             self._in_fence(line)
         elif self._continues_item(line):
             kind, text = self.blocks[-1]
-            self.blocks[-1] = (kind, f"{text}{chr(10) if kind == _TITLED and chr(10) not in text else ' '}{stripped}")
+            self.blocks[-1] = (kind, f"{text}\n{line.rstrip()}" if kind == _TITLED else f"{text} {stripped}")
         elif _FENCE.match(line):
             self.flush()
             self.fence = []
@@ -248,7 +251,16 @@ class _Blocks:
         elif not stripped:
             self.flush()
         else:
-            self.paragraph.append(stripped)
+            self._text_line(line, stripped)
+
+    def _text_line(self, line: str, stripped: str) -> None:
+        """A field line ("Öffnungszeiten: Mo und Do …") is a unit of its own when it follows another or changes the
+        indentation, and so is the line that leaves a field line's indentation."""
+        field, indent = bool(_FIELD_LINE.match(stripped)), len(line) - len(line.lstrip())
+        if self.paragraph and ((field and (self.field or indent != self.indent)) or (self.field and indent != self.indent)):
+            self.flush()
+        self.paragraph.append(stripped)
+        self.field, self.indent = field, indent
 
     def _in_fence(self, line: str) -> None:
         if _FENCE.match(line):
@@ -316,10 +328,11 @@ def _titled_units(block: str) -> list[Unit]:
     A numbered item whose text continues in lower case, or with one sentence, stays an item.
     """
     title, _, rest = block.partition("\n")
-    sentences = split_sentences(rest)
-    if len(sentences) < 2 or not rest[:1].isupper():
-        return [Unit(f"{title} {rest}".strip(), UNIT_ITEM, 0)]
-    return [Unit(title, UNIT_HEADING, 0), *(Unit(s, UNIT_SENTENCE, 0) for s in sentences)]
+    flat = " ".join(rest.split())
+    if len(split_sentences(flat)) < 2 or not flat[:1].isupper():
+        return [Unit(f"{title} {flat}".strip(), UNIT_ITEM, 0)]
+    return [Unit(title, UNIT_HEADING, 0),   # the text's lines grouped anew: a field line stays a unit of its own
+            *(Unit(s, UNIT_SENTENCE, 0) for _, text in _blocks(rest) for s in split_sentences(text))]
 
 
 def _table_units(block: str) -> list[Unit]:

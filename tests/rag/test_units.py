@@ -5,6 +5,7 @@ from irisrag.rag.extractive import candidates, compose, repeated_groups
 from irisrag.rag.sentences import (
     UNIT_CODE,
     UNIT_HEADING,
+    UNIT_ITEM,
     UNIT_LIST,
     UNIT_SENTENCE,
     UNIT_TABLE,
@@ -184,3 +185,25 @@ def test_a_lead_in_keeps_both_commands_it_announces_with_their_alternative_word(
     assert [u.text for u in units(text)] == [
         "Um einen Dienst zu starten oder zu stoppen, führen Sie dies aus: `service Paketname start` bzw. "
         "`service Paketname stop`", "Der service-Befehl funktioniert überall."]
+
+
+def test_field_lines_are_units_of_their_own_and_never_headings():
+    # holdout6-de: "Öffnungszeiten: …", "Ansprechpartnerin: …" and the sentence after them were one unit; a lone
+    # "Freigabe: …" line read as a heading, which is never answer text.
+    text = ("4. AUSGABE UND KLEIDERKAMMER\nDie Ausgabe erfolgt in der Kleiderkammer, Raum 0.14.\n"
+            "   Öffnungszeiten: Mo und Do 07:00-08:30 Uhr\n   Ansprechpartnerin: Sabine Kruse, Tel. -255\n"
+            "Neue Beschäftigte erhalten die Grundausstattung am ersten Arbeitstag.\n\nFreigabe: GF Dr. Ute Harms\n\nEnde.")
+    assert [(u.kind, u.text) for u in units(text)] == [
+        (UNIT_HEADING, "4. AUSGABE UND KLEIDERKAMMER"),
+        (UNIT_SENTENCE, "Die Ausgabe erfolgt in der Kleiderkammer, Raum 0.14."),
+        (UNIT_SENTENCE, "Öffnungszeiten: Mo und Do 07:00-08:30 Uhr"),
+        (UNIT_SENTENCE, "Ansprechpartnerin: Sabine Kruse, Tel. -255"),
+        (UNIT_SENTENCE, "Neue Beschäftigte erhalten die Grundausstattung am ersten Arbeitstag."),
+        (UNIT_SENTENCE, "Freigabe: GF Dr. Ute Harms"), (UNIT_SENTENCE, "Ende.")]
+
+
+def test_parenthesised_and_lettered_enumerations_are_items():
+    text = "Grundsätze\n(1) PSA wird gestellt.\n(2) Das Tragen ist Pflicht.\n\nAblauf:\n   a) Sehtest\n   b) Bestellung"
+    assert [(u.kind, u.text) for u in units(text)][1:3] == [
+        (UNIT_ITEM, "(1) PSA wird gestellt."), (UNIT_ITEM, "(2) Das Tragen ist Pflicht.")]
+    assert units(text)[-1].text == "Ablauf:\n\na) Sehtest\nb) Bestellung"
