@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from irisrag.ingest.records import parse_records
-from irisrag.rag import definitions, option_names, span_kinds
+from irisrag.rag import definitions, option_names, record_fields, span_kinds
 from irisrag.rag.lexical import fold_accents, normal_form, term_list, term_weight, terms
 from irisrag.rag.sentences import UNIT_HEADING, UNIT_ITEM, UNIT_LIST, UNIT_TABLE, Unit, units
 
@@ -173,7 +173,7 @@ def record_units(text: str) -> list[Unit]:
     if chunk is None:
         return []
     records = [part for fields in chunk.records for part in repeated_groups(fields)]
-    return [Unit(_record_table(chunk.table, fields), UNIT_TABLE, i) for i, fields in enumerate(records)]
+    return [Unit(record_fields.table(chunk.table, fields), UNIT_TABLE, i) for i, fields in enumerate(records)]
 
 
 def repeated_groups(fields: Sequence[tuple[str, str]]) -> list[Sequence[tuple[str, str]]]:
@@ -190,11 +190,6 @@ def repeated_groups(fields: Sequence[tuple[str, str]]) -> list[Sequence[tuple[st
     starts = [i for i, name in enumerate(names) if name == first]
     head = list(fields[:starts[0]])
     return [head + list(fields[a:b]) for a, b in zip(starts, [*starts[1:], len(fields)], strict=True)]
-
-
-def _record_table(table: str, fields: Sequence[tuple[str, str]]) -> str:
-    cell = lambda value: value.replace("|", "\\|")  # noqa: E731 - a cell's own bars are text
-    return "\n".join([f"| {cell(table)} | |", "|---|---|", *(f"| {cell(n)} | {cell(v)} |" for n, v in fields)])
 
 
 def _without_fragments(found: list[tuple[Unit, int]]) -> list[tuple[Unit, int]]:
@@ -353,9 +348,10 @@ def compose(question: str, context: Context, embedder: Embedder | None, *, budge
     scored = score_units(question, context, embedder)
     chosen = select(scored, adaptive_budget(scored) if budget is None else budget)
     question_terms = context.terms or terms(question)
+    shown_fields = _record_view(question, question_terms, context)
     blocks: list[str] = []
     for item, limit in chosen:
-        text = item.unit.text if item.unit.kind in WHOLE else shorten(item.unit.text, question_terms, limit)
+        text = shown_fields(item.unit.text) if item.unit.kind in WHOLE else shorten(item.unit.text, question_terms, limit)
         line = _line(item, text)
         if item.unit.kind == UNIT_ITEM and blocks and blocks[-1].lstrip().startswith(("-", "*", "+")) \
                 and "\n" not in blocks[-1]:
@@ -363,6 +359,13 @@ def compose(question: str, context: Context, embedder: Embedder | None, *, budge
         else:
             blocks.append(line)
     return "\n\n".join(blocks)
+
+
+def _record_view(question: str, question_terms: frozenset[str], context: Context) -> Callable[[str], str]:
+    """Return how a table unit is shown: a long record as the fields that answer (``record_fields``), other text as is."""
+    kinds = span_kinds.asked_kinds(question)
+    matches = lambda text: lexical_share(question_terms, text, context.alternates, context.heads) > 0  # noqa: E731
+    return lambda text: record_fields.shown(text, matches, kinds)
 
 
 _TAG = re.compile(r"(<[^>]*>)")
