@@ -18,6 +18,16 @@ begin a sentence. It counts as *known* when
   misspelling ("Cydippida", "Beriods") may be a variant the stemmer does not join, so it is
   left to the evidence alone.
 
+A question *none* of whose nouns the candidates hold (``none_known``) counts ``NONE_KNOWN``
+times a question whose nouns are all unknown: its topic is nowhere in the documents. Here a
+compound the list does not hold but splits into its words ("Firmenlauf", "Sauerteigbrot") is
+asked too, and a compound is known by its head only where one document holds both its head
+and its first part ("Poststelle": "Post" in one document and "Stelle" in another say nothing
+of a mail room). Off-topic questions of this shape ("Wie backe ich ein Sauerteigbrot?", "Wann
+hat die Poststelle geöffnet?", "Wie melde ich mich für den Firmenlauf an?") came within 0.07
+of the threshold; no answerable question of the seven libraries nor of xquad/de (1,182) has
+this shape (docs/evaluation.md: a question none of whose nouns is known).
+
 A question one of whose words the list translated whole into words of the candidates
 (``bridge.Bridge.whole``: "Bereich" -> "field") is read in another language than its
 documents: its nouns are unknown for that reason, so the rule leaves it alone. Without a word
@@ -38,6 +48,7 @@ if TYPE_CHECKING:
     from irisrag.vectors.store import Hit
 
 MIN_LETTERS = 3
+NONE_KNOWN = 2.0  # the unknown share of a question none of whose nouns is known (none_known): twice all unknown
 SENTENCE_ENDS = ".?!:;"
 
 
@@ -81,11 +92,26 @@ def _begins_sentence(text: str, start: int) -> bool:
 
 def unknown_share(question: str, hits: Sequence[Hit], bridged: Bridge, words: Dictionary | None,
                   splitter: Compounds | None = None) -> float:
-    """The share of the question's nouns that are words of the list and that no candidate holds (0 to 1)."""
+    """The share of the question's nouns that are words of the list and that no candidate holds (0 to 1),
+    or ``NONE_KNOWN`` when none of its nouns is known (``none_known``)."""
     nouns = question_nouns(question, splitter)
     if words is None or bridged.whole or not nouns:
         return 0.0
+    if none_known(nouns, hits, bridged, words):
+        return NONE_KNOWN
     asked = [n for n in nouns if n.word not in bridged.words and words.knows(n.word)]
     forms = frozenset().union(*(n.forms | n.head | n.modifier for n in asked))
     found = frozenset().union(*(match(forms, hit.lexical_text).terms for hit in hits)) if forms else frozenset()
     return sum(not _known(n, found) for n in asked) / len(nouns)
+
+
+def none_known(nouns: Sequence[Noun], hits: Sequence[Hit], bridged: Bridge, words: Dictionary) -> bool:
+    """Tell whether no candidate holds any of the nouns: each is a word of the list or a compound of its
+    words, not bridged, and no candidate holds its own form nor one document both its head and first part."""
+    if any(n.word in bridged.words or not (words.knows(n.word) or n.head) for n in nouns):
+        return False
+    forms = frozenset().union(*(n.forms | n.head | n.modifier for n in nouns))
+    held: dict[int, frozenset[str]] = {}
+    for hit in hits:
+        held[hit.document_id] = held.get(hit.document_id, frozenset()) | match(forms, hit.lexical_text).terms
+    return not any(n.forms & found or (n.head & found and n.modifier & found) for n in nouns for found in held.values())
