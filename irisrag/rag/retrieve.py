@@ -249,7 +249,8 @@ def build_context(
         hits = preferred_first(hits, prefer)
         question_terms = bridged.terms(asked)
         with timer.stage("lexical"):
-            matches = [match(question_terms, hit.lexical_text) for hit in hits]
+            parts = compounds.term_parts(question, splitter_of(settings), question_terms)
+            matches = compounds.with_parts([match(question_terms, hit.lexical_text) for hit in hits], hits, parts)
             unknown = unknown_nouns(question, hits, bridged, settings, mode or settings.mode, store)
         with timer.stage("select"):
             named = named_records.named_documents(asked, hits, question, settings.bridge.word_list())

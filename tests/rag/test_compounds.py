@@ -56,3 +56,24 @@ def test_a_question_compound_s_head_stands_for_it_in_an_answer_unit():
     plain = lexical_share(terms(question), "Die Zahl liegt bei 40.")
     assert lexical_share(terms(question), "Die Zahl liegt bei 40.", None, heads) > plain == 0.0
     assert head_alternates(question, None) == {}
+
+
+def test_a_chunk_with_both_parts_of_a_question_compound_matches_it():
+    from irisrag.rag.compounds import term_parts, with_parts
+    from irisrag.rag.lexical import match, normal_form, terms
+    from irisrag.vectors.store import Hit
+
+    question = "Wie hoch ist die Bevölkerungszahl der Kolonie?"
+    asked = terms(question)
+    parts = term_parts(question, _splitter(), asked)
+    assert parts == {normal_form("Bevölkerungszahl"): (normal_form("bevölkerung"), normal_form("zahl"))}
+    hits = [Hit(1, 1, 0, None, "Die Zahl der Bevölkerung der Kolonie stieg.", 0.5, 0),
+            Hit(2, 1, 0, None, "Die Bevölkerung der Kolonie wuchs.", 0.4, 1),       # one part only
+            Hit(3, 1, 0, None, "Die Bevölkerungszahl der Kolonie stieg.", 0.3, 2),  # the compound itself
+            Hit(4, 1, 0, None, "Die Bevölkerung der Kolonie muss zahlen.", 0.2, 3)]  # the verb, not the noun
+    before = [match(asked, h.lexical_text) for h in hits]
+    after = with_parts(before, hits, parts)
+    assert normal_form("Bevölkerungszahl") in after[0].terms and after[0].count == before[0].count + 1
+    assert after[0].score > before[0].score
+    assert after[1:] == before[1:]             # not both parts; already found; "zahlen" is no "Zahl"
+    assert term_parts(question, None, asked) == {} and with_parts(before, hits, {}) == before
