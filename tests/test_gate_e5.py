@@ -40,7 +40,11 @@ def test_an_off_topic_question_gets_no_passages_with_e5s_calibrated_gate(corpus,
 
 
 def test_uses_threshold_let_off_topic_questions_through_with_e5(corpus):
-    assert all(ask(corpus, question, USE_NUMBERS).chunks for question in OFF_TOPIC)   # the defect it fixes
+    english = [q for q in OFF_TOPIC if not q.startswith("Wie")]
+    assert all(ask(corpus, question, USE_NUMBERS).chunks for question in english)   # the defect it fixes
+    # none of the German question's nouns is in the paragraphs: the noun rule refuses it with either
+    # threshold (nouns.none_known; the word list is German, so it does not act on the English ones)
+    assert ask(corpus, "Wie beantrage ich Elternzeit bei meinem Arbeitgeber?", USE_NUMBERS).chunks == ()
 
 
 @pytest.mark.parametrize(("question", "document"), ON_TOPIC.items())
