@@ -364,7 +364,8 @@ def compose(question: str, context: Context, embedder: Embedder | None, *, budge
 def _record_view(question: str, question_terms: frozenset[str], context: Context) -> Callable[[str], str]:
     """Return how a table unit is shown: a long record as the fields that answer (``record_fields``), other text as is."""
     kinds = span_kinds.asked_kinds(question)
-    matches = lambda text: lexical_share(question_terms, text, context.alternates, context.heads) > 0  # noqa: E731
+    named = record_fields.field_terms(question, question_terms)
+    matches = lambda text: lexical_share(named, text, context.alternates, context.heads) > 0  # noqa: E731
     return lambda text: record_fields.shown(text, matches, kinds)
 
 

@@ -14,6 +14,8 @@ json-01) shows, in the record's own order and within ``RECORD_CHARS`` where the 
    say why and how where the other fields only name and count,
 
 and a last row ``…`` that says fields were left out; the whole record is one click away in the viewer.
+A number the question names only inside a code ("ST-2026-0311") matches no field by itself: the
+year in an incident's number made every date of the record a match. The code's key field is kept anyway.
 """
 from __future__ import annotations
 
@@ -21,13 +23,22 @@ import re
 from collections.abc import Callable, Sequence
 
 from irisrag.rag import span_kinds
+from irisrag.rag.lexical import terms
 
 RECORD_CHARS = 420  # an answer's 450-500 characters (extractive.UNSURE_CHARS), less the table's name and citation
 PROSE_WORDS = 4
 OMITTED = "…"
 _BAR = re.compile(r"(?<!\\)\|")
+_CODE = re.compile(r"(?=[\w./-]*[^\W\d_])(?=[\w./-]*\d)\w+(?:[./-]\w+)+")   # letters and digits joined: ST-2026-0311
 
 Fields = Sequence[tuple[str, str]]
+
+
+def field_terms(question: str, question_terms: frozenset[str]) -> frozenset[str]:
+    """The question's terms a field may match: all but the numbers it names only inside a code."""
+    coded = {t for code in _CODE.findall(question) for t in terms(code) if t.isdigit()}
+    rest = terms(_CODE.sub(" ", question))
+    return frozenset(t for t in question_terms if t not in coded or t in rest)
 
 
 def table(title: str, fields: Fields) -> str:

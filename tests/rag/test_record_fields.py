@@ -58,3 +58,14 @@ def test_the_answer_shows_a_long_record_trimmed_and_in_its_order():
     assert "| ursache.description | Medium-voltage cable damaged" in text and "\n| … |" in text
     assert text.index("| sparte |") < text.index("| ursache.description |")
     assert "bericht.pfad" not in text and len(text) < 500
+
+
+def test_a_number_only_inside_a_code_matches_no_field():
+    question = "Was war die Ursache der Störung ST-2026-0311 in Ostheide?"
+    assert "2026" not in record_fields.field_terms(question, terms(question))
+    assert "2026" in record_fields.field_terms("Welche Störungen gab es 2026?", terms("Welche Störungen gab es 2026?"))
+    assert "10" in record_fields.field_terms("Was geschah am 2026-12-10?", terms("Was geschah am 2026-12-10?"))
+    context = make_context(_chunk(INCIDENT), question=question)
+    text = compose(context.question, context, None)
+    assert "| ST-2026-0311 |" in text and "| ursache.description |" in text
+    assert "zeit.beginn" not in text and "bericht.freigabe" not in text  # dates hold "2026", the code's year
