@@ -17,7 +17,7 @@ that need not be a noun were worse.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -76,28 +76,30 @@ def head_alternates(question: str, splitter: Compounds | None) -> dict[str, str]
     answer credits such a unit with the compound's term (``extractive.lexical_share``); the gate
     and the full-text leg are not changed.
     """
-    if splitter is None:
-        return {}
     found = {}
-    for match in WORD.finditer(question):
-        parts = splitter.split(match.group())
-        term = normal_form(match.group())
-        if parts and term:
-            head = fold_accents(parts[-1])
-            found[head] = term
-            if head.startswith("s") and head[1:] in splitter.nouns:   # "Arbeitstag" cut as "arbeit" + "stag"
-                found[head[1:]] = term
+    for term, (_, last) in question_compounds(question, splitter):
+        head = fold_accents(last)
+        found[head] = term
+        if head.startswith("s") and head[1:] in splitter.nouns:   # "Arbeitstag" cut as "arbeit" + "stag"
+            found[head[1:]] = term
     return found
+
+
+def question_compounds(question: str, splitter: Compounds | None) -> Iterator[tuple[str, tuple[str, str]]]:
+    """Yield each compound noun of the question as its term and its two parts (folded, as ``split`` gives them)."""
+    if splitter is None:
+        return
+    for match in WORD.finditer(question):
+        parts, term = splitter.split(match.group()), normal_form(match.group())
+        if parts and term:
+            yield term, parts
 
 
 def term_parts(question: str, splitter: Compounds | None, among: frozenset[str]) -> dict[str, tuple[str, str]]:
     """Each compound noun of the question whose term is ``among`` its terms: the term -> its parts' terms."""
-    if splitter is None:
-        return {}
     found = {}
-    for match in WORD.finditer(question):
-        parts, term = splitter.split(match.group()), normal_form(match.group())
-        first, head = (normal_form(p) for p in parts) if parts else ("", "")
+    for term, parts in question_compounds(question, splitter):
+        first, head = map(normal_form, parts)
         if term in among and first and head:
             found[term] = (first, head)
     return found
