@@ -61,7 +61,7 @@ import numpy as np
 from irisrag import config as config_module
 from irisrag.config import parse_bool
 from irisrag.ingest.records import parse_records
-from irisrag.rag import dictionary
+from irisrag.rag import dictionary, thesaurus
 from irisrag.rag.dictionary import Dictionary, cache_folder
 from irisrag.rag.lexical import normal_form, tokens
 
@@ -279,8 +279,10 @@ def bridge(question: str, unknown: Sequence[str], dense: Sequence[Hit], settings
     words = settings.word_list()
     translated = translate(unknown, set(pool.values()) - question_forms, words)
     whole = wholly_translated(translated, words)
+    synonyms = thesaurus.held(unknown, set(pool.values()) - question_forms, thesaurus.load() if words else None, embed)
     if not settings.dictionary_gate:
-        found = _embedded(question_forms, unknown, pool, dense, settings, embed)
+        found = _embedded(question_forms, [w for w in unknown if w not in synonyms], pool, dense, settings, embed)
+        found.update(synonyms)
         fields = in_records(translated | found, dense[: settings.chunks])
         found.update(fields)
         return Bridge(found, search_only={w: t for w, t in translated.items() if found.get(w) != t},

@@ -35,11 +35,12 @@ list the rule is off.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from irisrag.rag.lexical import match, normal_form, tokens
+from irisrag.rag.lexical import match, normal_form, stop_word, tokens
 
 if TYPE_CHECKING:
     from irisrag.rag.bridge import Bridge
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
 MIN_LETTERS = 3
 NONE_KNOWN = 2.0  # the unknown share of a question none of whose nouns is known (none_known): twice all unknown
 SENTENCE_ENDS = ".?!:;"
+_TOOL = re.compile(r"\b(?:mit|bei|per|via)\s+([a-z][a-z0-9._+-]*[a-z0-9])(?![\w-])")
 
 
 @dataclass(frozen=True)
@@ -95,7 +97,11 @@ def unknown_share(question: str, hits: Sequence[Hit], bridged: Bridge, words: Di
     """The share of the question's nouns that are words of the list and that no candidate holds (0 to 1),
     or ``NONE_KNOWN`` when none of its nouns is known (``none_known``)."""
     nouns = question_nouns(question, splitter)
-    if words is None or bridged.whole or not nouns:
+    if words is None or bridged.whole:
+        return 0.0
+    if unheld_tool(question, hits, words):
+        return NONE_KNOWN
+    if not nouns:
         return 0.0
     if none_known(nouns, hits, bridged, words):
         return NONE_KNOWN
@@ -103,6 +109,21 @@ def unknown_share(question: str, hits: Sequence[Hit], bridged: Bridge, words: Di
     forms = frozenset().union(*(n.forms | n.head | n.modifier for n in asked))
     found = frozenset().union(*(match(forms, hit.lexical_text).terms for hit in hits)) if forms else frozenset()
     return sum(not _known(n, found) for n in asked) / len(nouns)
+
+
+def named_tools(question: str, words: Dictionary) -> list[str]:
+    """The programs a question names after "mit", "bei", "per" or "via" ("Wie benenne ich mit mv eine Datei
+    um?"): lower-case words that are no stop word and no German word of the list."""
+    return [m.group(1) for m in _TOOL.finditer(question)
+            if not stop_word(m.group(1)) and not words.knows(m.group(1))]
+
+
+def unheld_tool(question: str, hits: Sequence[Hit], words: Dictionary) -> bool:
+    """Tell whether the question names a program (``named_tools``) that no candidate mentions."""
+    tools = [t for t in named_tools(question, words) if normal_form(t)]
+    forms = frozenset(filter(None, map(normal_form, tools)))
+    found = frozenset().union(*(match(forms, hit.lexical_text).terms for hit in hits)) if forms else frozenset()
+    return any(normal_form(t) not in found for t in tools)
 
 
 def none_known(nouns: Sequence[Noun], hits: Sequence[Hit], bridged: Bridge, words: Dictionary) -> bool:

@@ -7,7 +7,7 @@ from irisrag.rag.bridge import Bridge
 from irisrag.rag.compounds import Compounds
 from irisrag.rag.dictionary import Dictionary, parse
 from irisrag.rag.lexical import normal_form
-from irisrag.rag.nouns import NONE_KNOWN, question_nouns, unknown_share
+from irisrag.rag.nouns import NONE_KNOWN, named_tools, question_nouns, unknown_share
 from irisrag.vectors.store import Hit
 
 LINES = [
@@ -77,3 +77,14 @@ def test_names_bridged_words_and_other_languages_are_left_to_the_evidence():
     across = Bridge(search_only={"Bereich": "field"}, crosses=True, whole=frozenset({"Bereich"}))
     assert _share("In welchem Bereich war der Mensch auf dem Mond?", across) == 0.0   # read in another language
     assert _share("Wer war der erste Mensch auf dem Mond?", words=None) == 0.0        # no word list: the rule is off
+
+
+def test_a_program_the_question_names_and_no_candidate_mentions_counts_as_none_known():
+    assert named_tools("Wie benenne ich mit mv eine Datei um? Und bei rsync, per scp?", WORDS) == ["mv", "rsync", "scp"]
+    assert named_tools("Wie geht das mit dem Urlaub, mit voll oder mit meinem Geld?", WORDS) == []   # stop or list words
+    assert _share("Wie viel Geld gibt es mit mv je Kilometer?") == NONE_KNOWN          # nouns known, program not
+    hits = [*HANDBOOK, Hit(3, 1, 0, None, "mv benennt Dateien um.", 0.3, 2)]
+    assert unknown_share("Wie viel Geld gibt es mit mv je Kilometer?", hits, Bridge(), WORDS, SPLITTER) == 0.0
+    assert unknown_share("Wie benenne ich mit mv um?", hits, Bridge(), WORDS, SPLITTER) == 0.0   # no noun, tool held
+    assert _share("Wie benenne ich mit mv um?") == NONE_KNOWN
+    assert _share("Wie benenne ich mit mv um?", words=None) == 0.0                   # no word list: the rule is off
