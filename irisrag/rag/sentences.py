@@ -58,6 +58,8 @@ _ALTERNATIVES = frozenset({"bzw.", "oder", "or", "oder:", "bzw.:"})   # between 
 _FIELD_LINE = re.compile(r"[A-ZÄÖÜ][\w-]{1,30}(?: [\w-]{1,20})?: \S")   # "Öffnungszeiten: …", "Gültig ab: …"
 _SEPARATOR = re.compile(r"([-=_*~])\1{4,}")
 _FENCE = re.compile(r"^\s{0,3}(?:```|~~~)")
+_QUOTE = re.compile(r"^\s{0,3}>(?:\s|$)")                           # a Markdown or e-mail quote's marker
+_EMPHASIS = re.compile(r"(\*\*|__)(?=\S)([^*_\n]+?)(?<=\S)\1")   # "**bold**", "__bold__"
 _CAPS_HEADING = re.compile(r"^[A-ZÄÖÜ][A-ZÄÖÜ0-9 -]{2,38}[A-ZÄÖÜ0-9]$")  # a manual page's NAME, BESCHREIBUNG, SIEHE AUCH
 _PROMPT = re.compile(r"^[#$]\s+")
 _PROMPT_LINE = re.compile(r"^\$\s+\S")  # a shell command as printed in a handbook: "$ sudo chown …"  # a shell prompt before a command in a code block
@@ -200,6 +202,11 @@ def command_entries(lines: list[str]) -> list[tuple[str, str]] | None:
     return blocks
 
 
+def unmarked(line: str) -> str:
+    """The line without Markdown's quote marker and emphasis ("> **Notiz:** Bitte …" -> "Notiz: Bitte …")."""
+    return _EMPHASIS.sub(r"\2", _QUOTE.sub("", line))
+
+
 class _Blocks:
     """Group a passage's lines into (kind, text) blocks: tables, code, list items, headings, paragraphs."""
 
@@ -225,6 +232,7 @@ class _Blocks:
         self.blocks.append((kind, text))
 
     def line(self, line: str) -> None:
+        line = line if self.fence is not None else unmarked(line)
         stripped = line.strip()
         self.was_blank, self.blank = self.blank, not stripped
         if self.fence is not None:
@@ -308,9 +316,27 @@ class _Blocks:
 def _blocks(text: str) -> list[tuple[str, str]]:
     """Group lines into (kind, text) blocks: tables, code, list items, headings, paragraphs."""
     grouping = _Blocks()
-    for line in text.splitlines():
+    lines = text.splitlines()
+    if starts_inside_fence(lines):
+        grouping.fence = []
+    for line in lines:
         grouping.line(line)
     return grouping.done()
+
+
+def starts_inside_fence(lines: list[str]) -> bool:
+    """Tell whether a passage begins inside a fenced code block that a chunk's start cut into.
+
+    Then its first fence line closes the block: an odd number of fence lines, the first a bare
+    "```" (an opening one usually names its language), and above it lines that read as code,
+    none ending a sentence. Read the other way round, the block's end and the quote under it
+    were shown as code ("`> **Notiz:** …`").
+    """
+    fences = [i for i, line in enumerate(lines) if _FENCE.match(line)]
+    if len(fences) % 2 == 0 or lines[fences[0]].strip() not in ("```", "~~~"):
+        return False
+    above = [line.strip() for line in lines[: fences[0]] if line.strip()]
+    return bool(above) and not any(_CLOSES.search(line) and not line.endswith(":") for line in above)
 
 
 def numbered_title(line: str) -> bool:

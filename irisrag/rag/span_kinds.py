@@ -34,7 +34,8 @@ _UNITS = (r"sekunden?|minuten?|stunden?|tagen?|tage|wochen?|monaten?|monate|jahr
           r"|hours?|days?|weeks?|months?|years?|s|ms|min|h|d|m")
 QUESTIONS = {
     "time": re.compile(r"\b(?:wann|um wie viel uhr|welche[mnrs]? (?:uhrzeit|zeit|datum|tag|jahr|monat)|nach welcher zeit"
-                       r"|wie lange|when|what time|how long|which (?:date|day|year))\b", re.I),
+                       r"|wie lange|wie schnell|wie früh|when|what time|how long|how (?:fast|soon|quickly)|which (?:date|day|year))\b",
+                      re.I),
     "amount": re.compile(r"\b(?:wie ?viele?n?|wie hoch|wie groß|wie alt|wie schwer|wie weit|wie teuer|was kostet"
                          r"|how (?:much|many|high|big|large|old|heavy|far|expensive))\b", re.I),
     "command": re.compile(r"\b(?:welche[mnrs]? (?:befehl|kommando|option|einstellung|parameter|schalter)"

@@ -16,6 +16,7 @@ def test_question_words_name_the_kind_of_span_in_german_and_english():
     assert asked_kinds("Which option lists the signals?") == {"command"}
     assert asked_kinds("Und wer macht den Helpdesk?") == {"person"} == asked_kinds("Who leads IT?")
     assert asked_kinds("Was ist ein Gebietsschema?") == frozenset()
+    assert asked_kinds("Wie schnell muss der Heizungsdienst kommen?") == {"time"} == asked_kinds("How soon?")
 
 
 def test_units_hold_dates_numbers_commands_and_names():

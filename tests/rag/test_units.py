@@ -207,3 +207,22 @@ def test_parenthesised_and_lettered_enumerations_are_items():
     assert [(u.kind, u.text) for u in units(text)][1:3] == [
         (UNIT_ITEM, "(1) PSA wird gestellt."), (UNIT_ITEM, "(2) Das Tragen ist Pflicht.")]
     assert units(text)[-1].text == "Ablauf:\n\na) Sehtest\nb) Bestellung"
+
+
+def test_markdown_quote_markers_and_emphasis_are_not_answer_text():
+    text = "> **Notiz (Malte):** Bitte nicht `portalctl user delete` benutzen –\n> dabei gehen Dokumente verloren!\n"
+    assert [(u.kind, u.text) for u in units(text)] == [
+        (UNIT_SENTENCE, "Notiz (Malte): Bitte nicht `portalctl user delete` benutzen – dabei gehen Dokumente verloren!")]
+    assert units("x > y gilt.\n")[0].text == "x > y gilt." and units("2**3 und a__b\n")[0].text == "2**3 und a__b"
+
+
+def test_a_chunk_that_begins_inside_a_code_block_ends_it_at_the_closing_fence():
+    chunk = ("ssh portal01\nsudo portalctl user unlock --mitglied 10482\n```\n\n"
+             "> Bitte nicht löschen.\n\nPasswörter: mindestens 12 Zeichen.\n")
+    found = units(chunk, starts_document=False)
+    assert [u.kind for u in found] == [UNIT_CODE, UNIT_SENTENCE, UNIT_SENTENCE]
+    assert found[1].text == "Bitte nicht löschen."
+    prose = "Der Server wird so eingerichtet.\n```\nssh portal01\n"     # prose above: the fence opens a block
+    assert [u.kind for u in units(prose)] == [UNIT_SENTENCE, UNIT_CODE]
+    even = "```bash\nls\n```\nText danach.\n"
+    assert [u.kind for u in units(even)] == [UNIT_CODE, UNIT_SENTENCE]
