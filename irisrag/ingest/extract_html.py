@@ -79,6 +79,26 @@ def _trafilatura_markdown(html: str, url: str | None) -> str:
     return result or ""
 
 
+_SEPARATOR_ROW = re.compile(r"^\|(?:\s*:?-{3,}:?\s*\|)+\s*$")
+_CAPTION_ROW = re.compile(r"^\|\s*([^|]*?\S[^|]*?)\s*\|(?:\s*\|)+\s*$")   # one filled cell, the others empty
+
+
+def captions_above_tables(markdown: str) -> str:
+    """Put a table's caption above it as a line of its own.
+
+    trafilatura writes ``<caption>`` as the table's first row, one cell filled, with a separator
+    under it and another under the real header row: the table's header was then the caption, and
+    its rows ("Saal | 60,00 € | … | 150,00 €") were read without their column names ("Kaution").
+    """
+    lines = markdown.split("\n")
+    for i in range(len(lines) - 3, -1, -1):
+        caption = _CAPTION_ROW.match(lines[i])
+        if caption and _SEPARATOR_ROW.match(lines[i + 1]) and lines[i + 2].startswith("|") \
+                and _SEPARATOR_ROW.match(lines[i + 3]):
+            lines[i: i + 2] = [caption.group(1), ""]
+    return "\n".join(lines)
+
+
 _parsers = threading.local()
 
 
@@ -191,7 +211,7 @@ def extract_html_text(html: str, url: str | None = None) -> str:
         return docbook
     markdown = _trafilatura_markdown(html, url).strip()
     if markdown:
-        return markdown
+        return captions_above_tables(markdown)
     log.info("html_fallback_lxml url=%s", url)
     return html_plain_text(html)
 

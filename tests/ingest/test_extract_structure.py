@@ -80,3 +80,23 @@ def test_overlong_csv_row_is_cut_with_the_header_on_each_piece():
     row = "x;" + "lang " * 100
     chunks = list(chunk_pages([Page(None, row, header="a;b")], 120, 30))
     assert len(chunks) > 3 and all(c.text.startswith("a;b\n") and len(c.text) <= 120 for c in chunks)
+
+
+def test_a_table_caption_stands_above_the_table_and_the_header_row_stays_the_header():
+    page = ("<html><body><article><h1>Räume</h1><p>Die Preise für Mitglieder und Externe stehen hier, "
+            "zusammen mit der Kaution für jeden Raum der Genossenschaft.</p>"
+            "<table><caption>Preise ab 2027</caption><thead><tr><th>Angebot</th><th>Preis</th><th>Kaution</th></tr>"
+            "</thead><tbody><tr><td>Saal</td><td>60,00 €</td><td>150,00 €</td></tr>"
+            "<tr><td>Gemeinschaftsraum</td><td>25,00 €</td><td>50,00 €</td></tr></tbody></table>"
+            "<p>Gruppen aus dem Quartier nutzen den Gemeinschaftsraum werktags kostenlos.</p></article></body></html>")
+    lines = [line.strip() for line in extract_html_text(page).splitlines()]
+    at = lines.index("Preise ab 2027")
+    assert lines[at + 2].startswith("| Angebot | Preis | Kaution |") and lines[at + 3].startswith("|---")
+    assert sum(line.startswith("|---") for line in lines) == 1
+
+
+def test_captions_above_tables_leaves_ordinary_tables_alone():
+    from irisrag.ingest.extract_html import captions_above_tables
+
+    table = "| a |  |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |"
+    assert captions_above_tables(table) == table          # a first row with an empty cell, no second separator
