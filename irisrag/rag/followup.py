@@ -185,13 +185,21 @@ def _frame_of(previous: Sequence[PreviousTurn]) -> str | None:
 
 
 def _replaced(base: str, question: str, new: re.Match[str]) -> re.Match[str] | None:
-    """Return the entity of ``base`` that ``new`` replaces: same kind, not in the follow-up, unambiguous."""
+    """Return the entity of ``base`` that ``new`` replaces: same kind, not in the follow-up, unambiguous.
+
+    Of several, the one after the same word as in the follow-up ("in Wien" for "in Graz"), else the
+    one that names another ("Gästewohnung Mühlenfeld": "Und im Sonnenhang?" replaces "Mühlenfeld"),
+    unless the follow-up refers back ("Und welche Durchwahl hat er?" asks more of the same).
+    """
     asked = {lexical.normal_form(m.group()) for m in lexical.tokens(question)}
     found = [m for m in lexical.tokens(base)
              if _kind(m, base) and _kind(m, base) == _kind(new, question) and lexical.normal_form(m.group()) not in asked]
     if len(found) > 1:
         before = _word_before(question, new)
-        found = [m for m in found if before and _word_before(base, m) == before]
+        matched = [m for m in found if before and _word_before(base, m) == before]
+        names = {m.group().casefold() for m in found}
+        refers = any(m.group().casefold() in REFERRING_WORDS for m in lexical.tokens(question))
+        found = matched or ([] if refers else [m for m in found if _word_before(base, m) in names])
     return found[0] if len(found) == 1 else None
 
 

@@ -8,7 +8,7 @@ from irisrag.llm.clients import FakeLLM
 from irisrag.rag import followup
 from irisrag.rag.answer import build_messages
 from irisrag.rag.budget import fit_turns
-from irisrag.rag.followup import KEY_TERMS, REWRITTEN, PreviousTurn, clean_rewrite
+from irisrag.rag.followup import KEY_TERMS, REWRITTEN, PreviousTurn, clean_rewrite, framed
 from tests.rag.test_extractive import make_context
 
 FIRST = PreviousTurn("Wann wurde die Elbphilharmonie in Hamburg eröffnet?", "Im Januar 2017 [1].")
@@ -130,3 +130,10 @@ def test_an_elliptic_follow_up_prefers_the_documents_the_previous_answer_cited()
     assert preferred_documents("Und wer macht den Helpdesk?", previous) == {5}
     assert preferred_documents("Welche Farbe hat die Warnweste im Lager Bremen?", previous) == frozenset()
     assert preferred_documents("Und dort?", []) == frozenset()
+
+
+def test_of_several_names_the_follow_up_replaces_the_one_that_names_another():
+    previous = [PreviousTurn("Was kostet eine Nacht in der Gästewohnung Mühlenfeld?", "42,00 €")]
+    assert framed("Und im Sonnenhang?", previous) == "Was kostet eine Nacht in der Gästewohnung Sonnenhang?"
+    leader = [PreviousTurn("Wer leitet die Niederlassung Hamburg?", "Hannes Jansen")]
+    assert framed("Und welche Durchwahl hat er?", leader) is None      # "er": more of the same, nothing replaced
