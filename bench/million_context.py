@@ -75,7 +75,7 @@ def variants() -> list[Variant]:
     app_probes = (f"nprobes {upkeep.SEARCH_MIN_NPROBES}..{getattr(upkeep, 'SEARCH_MAX_NPROBES', 0) or 'unbounded'}, "
                   f"refine {upkeep.SEARCH_REFINE_FACTOR}")
     return [
-        Variant("app", f"app: IVF_SQ 122 partitions, {app_probes}", _unchanged),
+        Variant("app", f"app: {app_probes}", _unchanged),
         Variant("app_again", "app again (the comparison's own noise)", _unchanged),
         Variant("unbounded", "nprobes 20..unbounded, refine 2 (the app until 2026-12-07)", _tuned(20, 0, 2)),
         Variant("cap60", "probes 20..60, refine 2", _tuned(20, 60, 2)),
@@ -215,6 +215,15 @@ def _agreement(result: dict, name: str, field: str) -> float:
     return sum(a == b for a, b in zip(ref, got, strict=True)) / len(ref)
 
 
+def _answered_agreement(result: dict, name: str) -> str:
+    """The same, over the questions whose reference context is not empty (the gate found something), and
+    how many of those the variant left empty."""
+    pairs = [(a, b) for a, b in zip(result[result["reference"]]["context"], result[name]["context"], strict=True) if a]
+    same = sum(a == b for a, b in pairs)
+    emptied = sum(not b for _, b in pairs)
+    return f"{same}/{len(pairs)} ({same / max(len(pairs), 1):.1%}); {emptied} emptied"
+
+
 def _first_difference(result: dict, name: str) -> str:
     """Where the contexts that differ from the app's first differ (1-based position), e.g. '3, 9, 9'."""
     spots = []
@@ -228,7 +237,7 @@ def _first_difference(result: dict, name: str) -> str:
 def render(chosen: list[Variant], result: dict, rss_mib: float, size: int = SIZE) -> str:
     base = median(result["numpy"])
     rows = [["NumPy exact top 256, area mask (baseline)", ms(base), ms(percentile(result["numpy"], 95)), "1.0×",
-             *["–"] * 8]]
+             *["–"] * 9]]
     for v in chosen:
         r = result[v.name]
         total, goal = r["timings"]["total"], r["timings"][GOAL]
@@ -236,7 +245,8 @@ def render(chosen: list[Variant], result: dict, rss_mib: float, size: int = SIZE
                      f"{ms(median(total))} / {ms(percentile(total, 95))}",
                      ms(median(r["timings"]["search"])),
                      f"{np.mean(r['recall']):.3f} ({min(r['recall']):.3f})",
-                     f"{_agreement(result, v.name, 'context'):.1%}", f"{_agreement(result, v.name, 'sources'):.1%}",
+                     f"{_agreement(result, v.name, 'context'):.1%}", _answered_agreement(result, v.name),
+                     f"{_agreement(result, v.name, 'sources'):.1%}",
                      f"{_agreement(result, v.name, 'candidates'):.1%}", _first_difference(result, v.name),
                      str(r["bridged"])])
     stage_rows = [[v.describe, *(f"{ms(median(result[v.name]['timings'][s]))} / "
@@ -260,7 +270,8 @@ def render(chosen: list[Variant], result: dict, rss_mib: float, size: int = SIZE
             f"questions: {rss_mib:,.0f} MiB.\n\n"
             + table(["variant", "hybrid median", "hybrid p95", "× NumPy", "with the bridge's embedding: median / p95",
                      "vector leg median",
-                     "recall@256 mean (min)", "context = reference", "sources = reference", "top 16 = reference",
+                     "recall@256 mean (min)", "context = reference", "non-empty contexts = reference",
+                     "sources = reference", "top 16 = reference",
                      "first differing position", "questions bridged"], rows)
             + "\n\nMedian / p95 ms per stage (`Context.timings`):\n\n"
             + table(["variant", *STAGES, "total less embedding"], stage_rows) + legs + "\n")
@@ -272,7 +283,7 @@ def _rss_mib() -> float:
     return rss()
 
 
-def run(n_questions: int, names: list[str] | None, legs: bool, size: int = SIZE) -> str:
+def run(n_questions: int, names: list[str] | None, legs: bool, size: int = SIZE, skip: int = 0) -> str:
     from irisrag.config import DEFAULTS
     from irisrag.embeddings import UseEmbedder
     from irisrag.rag.retrieve import RetrievalSettings
@@ -283,7 +294,7 @@ def run(n_questions: int, names: list[str] | None, legs: bool, size: int = SIZE)
     source, *_ = context_bench.cached_table(size, docs, vectors, embedder, keep=False)
     log("generating the NumPy matrix (the baseline)")
     arrays = context_bench._generate(docs, vectors, size, keep=True)
-    questions = context_bench.load_questions(n_questions)
+    questions = context_bench.load_questions(n_questions + skip)[skip:]
     qvecs = [embedder.embed_query(q) for q in questions]
     settings = replace(RetrievalSettings.from_config(DEFAULTS), mode="hybrid")
     chosen = [v for v in variants() if names is None or v.name in names]
@@ -305,8 +316,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variants", help="comma-separated names: " + ", ".join(v.name for v in variants()))
     parser.add_argument("--legs", action="store_true", help="also time the legs' raw LanceDB queries")
     parser.add_argument("--size", type=int, default=SIZE, help="rows of the cached table (default 1,000,000)")
+    parser.add_argument("--skip", type=int, default=0, help="start after this many SciFact questions")
     args = parser.parse_args(argv)
-    print(run(args.questions, args.variants.split(",") if args.variants else None, args.legs, args.size))
+    print(run(args.questions, args.variants.split(",") if args.variants else None, args.legs, args.size, args.skip))
     return 0
 
 
