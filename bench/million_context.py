@@ -69,6 +69,24 @@ def _unchanged():
     yield
 
 
+@contextmanager
+def _bridge_by_match():
+    """The term bridge's unknown-word check as before 2026-12-07: a full ``lexical.match`` per candidate."""
+    from irisrag.rag import bridge, retrieve
+    from irisrag.rag.lexical import match
+
+    saved = retrieve.bridge_terms
+
+    def bridge_terms(question, question_terms, dense, lexical, settings, words=None):
+        known = [match(question_terms, hit.text).terms for hit in [*dense, *(t.hit for t in lexical)]]
+        return bridge.bridge(question, bridge.unknown_words(question, known), dense, settings, words)
+    retrieve.bridge_terms = bridge_terms
+    try:
+        yield
+    finally:
+        retrieve.bridge_terms = saved
+
+
 def variants() -> list[Variant]:
     from irisrag.vectors import index as upkeep
 
@@ -83,6 +101,8 @@ def variants() -> list[Variant]:
         Variant("cap80", "probes 20..80, refine 2", _tuned(20, 80, 2)),
         Variant("norefine", "probes 20..unbounded, no refine", _tuned(20, 0, None)),
         Variant("refine1", "probes 20..unbounded, refine 1", _tuned(20, 0, 1)),
+        Variant("bridge_match", "app, the bridge's unknown-word check by lexical.match (before 2026-12-07)",
+                _bridge_by_match),
         Variant("cap60_norefine", "probes 20..60, no refine", _tuned(20, 60, None)),
         Variant("cap60_refine1", "probes 20..60, refine 1", _tuned(20, 60, 1)),
         Variant("cap30", "probes 20..30, refine 2", _tuned(20, 30, 2)),
