@@ -25,7 +25,7 @@ import argparse
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -87,6 +87,17 @@ def _bridge_by_match():
         retrieve.bridge_terms = saved
 
 
+def _both(*patches: Callable[[], Iterator[None]]):
+    """Apply several patches together."""
+    @contextmanager
+    def patch():
+        with ExitStack() as stack:
+            for each in patches:
+                stack.enter_context(each())
+            yield
+    return patch
+
+
 def variants() -> list[Variant]:
     from irisrag.vectors import index as upkeep
 
@@ -101,6 +112,8 @@ def variants() -> list[Variant]:
         Variant("cap80", "probes 20..80, refine 2", _tuned(20, 80, 2)),
         Variant("norefine", "probes 20..unbounded, no refine", _tuned(20, 0, None)),
         Variant("refine1", "probes 20..unbounded, refine 1", _tuned(20, 0, 1)),
+        Variant("before", "the app before 2026-12-07: nprobes 20..unbounded, refine 2, the bridge's check by "
+                "lexical.match", _both(_tuned(20, 0, 2), _bridge_by_match)),
         Variant("bridge_match", "app, the bridge's unknown-word check by lexical.match (before 2026-12-07)",
                 _bridge_by_match),
         Variant("cap60_norefine", "probes 20..60, no refine", _tuned(20, 60, None)),
