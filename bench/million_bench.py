@@ -73,8 +73,11 @@ def variants() -> list[Variant]:
     from irisrag.vectors import index as upkeep
 
     return [
-        Variant("app", "app today: IVF_SQ, 122 partitions (LanceDB's default at 1M), nprobes 20..unbounded, refine 2",
+        Variant("app", f"app today: IVF_SQ, 122 partitions (LanceDB's default at 1M), nprobes "
+                f"{upkeep.SEARCH_MIN_NPROBES}..{upkeep.SEARCH_MAX_NPROBES}, refine {upkeep.SEARCH_REFINE_FACTOR}",
                 None, upkeep.tune_query),
+        Variant("app_unbounded", "IVF_SQ, 122 partitions, nprobes 20..unbounded, refine 2 (the app until 2026-12-07)",
+                None, _tune(20, 0, 2)),
         Variant("ivf_sq_1000", "IVF_SQ, 1,000 partitions (≈ √rows), nprobes 20..unbounded, refine 2",
                 _ivf_sq(1000), _tune(20, 0, 2)),
         Variant("ivf_sq_1000_p60", "IVF_SQ, 1,000 partitions, nprobes 60..unbounded, refine 2",

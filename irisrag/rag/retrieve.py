@@ -81,7 +81,7 @@ from irisrag.rag.gate import (  # noqa: F401  (the gate's names are public here 
     passes_lexical,
     passes_ranking,
 )
-from irisrag.rag.lexical import LexicalMatch, match, terms
+from irisrag.rag.lexical import LexicalMatch, match, term_list, terms
 from irisrag.rag.sources import Source, found_sources, nearest_documents
 from irisrag.vectors.searchtext import compounds_of
 
@@ -400,8 +400,13 @@ def agreed_document(dense: Sequence[Hit], lexical: Sequence[TextHit]) -> int | N
 
 def bridge_terms(question: str, question_terms: frozenset[str], dense: Sequence[Hit],
                  lexical: Sequence[TextHit], settings: BridgeSettings, words: WordEmbedder | None = None) -> Bridge:
-    """Bridge the question's words that no candidate of either leg holds (``bridge.py``)."""
-    known = [match(question_terms, hit.text).terms for hit in [*dense, *(t.hit for t in lexical)]]
+    """Bridge the question's words that no candidate of either leg holds (``bridge.py``).
+
+    Each candidate's known terms are ``match(question_terms, text).terms``, computed as a set
+    intersection without the occurrence counts and score ``match`` adds (~512 texts a question).
+    """
+    wanted = frozenset(question_terms)
+    known = [wanted.intersection(term_list(hit.text)) for hit in [*dense, *(t.hit for t in lexical)]]
     return bridge.bridge(question, bridge.unknown_words(question, known), dense, settings, words)
 
 
