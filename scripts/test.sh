@@ -27,7 +27,7 @@ if ! command -v tesseract >/dev/null 2>&1 || ! tesseract --list-langs 2>/dev/nul
   fi
 fi
 
-# The term bridge's word list (Debian's trans-de-en) for the dictionary tests.
+# The term bridge's word list (Debian's trans-de-en) and synonyms (openthesaurus-de-text) for their tests.
 bash scripts/word_list.sh
 
 # SSO tests: a private slapd (Debian's, run from its own slapd.conf, never the system service)

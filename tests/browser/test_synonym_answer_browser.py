@@ -13,10 +13,9 @@ from irisrag.rag import thesaurus
 from irisrag.services.admin import admin as admin_service
 from irisrag.services.documents import documents
 from tests.browser.test_admin_flow import login
-from tests.conftest import make_app
+from tests.conftest import make_app, missing
 
-pytestmark = [pytest.mark.browser,
-              pytest.mark.skipif(not thesaurus.PATH.is_file(), reason="openthesaurus-de-text is not installed")]
+pytestmark = pytest.mark.browser
 SHOTS = os.environ.get("IRISRAG_SCREENSHOTS")
 
 MANUAL = """CP(1)                        Dienstprogramme für Benutzer                        CP(1)
@@ -61,6 +60,8 @@ Die Waschküche ist werktags von 7 bis 20 Uhr geöffnet.
 
 @pytest.fixture
 def app(tmp_path, database_url, redis_url):
+    if not thesaurus.PATH.is_file():
+        missing("Debian's openthesaurus-de-text (the term bridge's synonyms) is not installed")
     app = make_app(tmp_path, database_url, redis_url, LLM="none", EMBEDDER="use")
     with app.app_context(), db.connection_context():
         admin_service.create_named(Area, "Technik")
