@@ -120,10 +120,9 @@ def named_tools(question: str, words: Dictionary) -> list[str]:
 
 def unheld_tool(question: str, hits: Sequence[Hit], words: Dictionary) -> bool:
     """Tell whether the question names a program (``named_tools``) that no candidate mentions."""
-    tools = [t for t in named_tools(question, words) if normal_form(t)]
-    forms = frozenset(filter(None, map(normal_form, tools)))
+    forms = frozenset(filter(None, map(normal_form, named_tools(question, words))))
     found = frozenset().union(*(match(forms, hit.lexical_text).terms for hit in hits)) if forms else frozenset()
-    return any(normal_form(t) not in found for t in tools)
+    return bool(forms - found)
 
 
 def none_known(nouns: Sequence[Noun], hits: Sequence[Hit], bridged: Bridge, words: Dictionary) -> bool:

@@ -37,7 +37,7 @@ def test_warmup_loads_embedder_table_and_indexes_and_readiness_reports_it(tmp_pa
     assert not thread.is_alive()
     state = warmup.state_of(app)
     assert state.state == warmup.DONE and state.error is None
-    assert set(state.steps) == {"gate", "embedder", "store", "question", "words"}
+    assert set(state.steps) == {"gate", "embedder", "store", "question", "words", "synonyms"}
     comps = app.extensions["irisrag"]
     assert {"embedder", "store", "retriever"} <= set(vars(comps))        # built by the warm-up, not a question
     assert comps.store._table is not None                                 # the table handle is open

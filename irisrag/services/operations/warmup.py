@@ -14,7 +14,8 @@ reranker, no query expansion: those would call a model), so every reader a real 
 touches is open afterwards. Then it fills the term bridge's word vectors (``bridge.WordVectors``)
 with the WARM_WORDS commonest content words of the first WARM_SAMPLE stored chunks: the bridge
 embeds the words of a question's first candidates it has not seen, which made the first ready
-question 2.5x a warm one (bench/README.md, the first question after a restart). A failed warm-up is logged and reported, never fatal: the first
+question 2.5x a warm one (bench/README.md, the first question after a restart). Last it parses
+the German thesaurus the bridge looks unknown nouns up in. A failed warm-up is logged and reported, never fatal: the first
 question then loads what is missing itself, as before.
 
 A process that exits while its warm-up runs (a worker restarted at once, a probe) first lets
@@ -102,7 +103,16 @@ def _words() -> None:
         words(common_words(components.get().store.sample_texts(WARM_SAMPLE), WARM_WORDS))
 
 
-STEPS = (("embedder", _embedder), ("store", _store), ("question", _question), ("words", _words))
+def _synonyms() -> None:
+    """The term bridge's German synonyms (``rag/thesaurus.py``, ~0.7 s to parse), where it reads German."""
+    from irisrag.rag import thesaurus
+
+    if components.get().retriever.settings.bridge.word_list() is not None:
+        thesaurus.load()
+
+
+STEPS = (("embedder", _embedder), ("store", _store), ("question", _question), ("words", _words),
+         ("synonyms", _synonyms))
 
 
 def _run(app: Flask, state: WarmupState) -> None:
