@@ -2,8 +2,8 @@
 
 The file is streamed row by row (any size up to ``MAX_RECORDS`` rows, flat memory) and
 handed on in batches of ``BATCH`` records. The dialect is sniffed from the first 64 KiB:
-Python's ``csv.Sniffer`` among ``, ; TAB |``, kept only when the sample's rows then have the
-header's field count; otherwise the delimiter that gives the most such rows; a ``.tsv``
+Python's ``csv.Sniffer`` among ``, ; TAB |``, kept only when no other delimiter gives more rows of
+the table's field count (``_fitting_rows``); otherwise the delimiter that gives the most; a ``.tsv``
 file falls back to TAB, others to ``,``. The table's name is the file's name. Title lines above
 the header (an export's heading) are a text page of their own (``titled``).
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import itertools
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
@@ -88,14 +89,14 @@ def rows_to_records(table: str, rows: Iterator[list]) -> Iterator[Record]:
 def sniff_dialect(sample: str, suffix: str) -> type[csv.Dialect] | csv.Dialect:
     """Return the sample's dialect (see the module docstring)."""
     sample = sample[: sample.rfind("\n") + 1] or sample  # whole lines only
+    scores = {delimiter: _fitting_rows(sample, delimiter) for delimiter in _DELIMITERS}
+    best = max(scores, key=lambda d: scores[d])
     try:
         dialect = csv.Sniffer().sniff(sample, delimiters=_DELIMITERS)
-        if _fitting_rows(sample, dialect.delimiter) > 0:
+        if scores.get(dialect.delimiter, 0) >= max(scores[best], 1):
             return dialect
     except csv.Error:
         pass
-    scores = {delimiter: _fitting_rows(sample, delimiter) for delimiter in _DELIMITERS}
-    best = max(scores, key=lambda d: scores[d])
     if scores[best] > 0:
         return _Fallback(best)
     return csv.excel_tab if suffix == ".tsv" else csv.excel
@@ -106,16 +107,21 @@ def _Fallback(delimiter: str) -> type[csv.Dialect]:  # noqa: N802 - a class fact
 
 
 def _fitting_rows(sample: str, delimiter: str) -> int:
-    """Return how many rows after the header have the header's field count (0 unless > 1 field)."""
+    """Return how many rows have the table's field count (the commonest of two or more), 0 unless most do.
+
+    Title lines above the header (one cell, not padded with delimiters as a spreadsheet pads them) do
+    not count: with the header taken as the first row, a title made every delimiter score 0.
+    """
     try:
-        rows = list(csv.reader(sample.splitlines(), delimiter=delimiter))
+        rows = [row for row in csv.reader(sample.splitlines(), delimiter=delimiter) if row]
     except csv.Error:
         return 0
-    rows = [row for row in rows if row]
-    if len(rows) < 2 or len(rows[0]) < 2:
+    widths = Counter(len(row) for row in rows if len(row) >= 2)
+    if len(rows) < 2 or not widths:
         return 0
-    fitting = sum(1 for row in rows[1:] if len(row) == len(rows[0]))
-    return fitting if fitting * 2 >= len(rows) - 1 else 0
+    fitting = widths.most_common(1)[0][1] - 1   # the header's row is not counted
+    titles = next((n for n, row in enumerate(rows) if len(row) >= 2), 0)
+    return fitting if fitting * 2 >= len(rows) - 1 - titles and fitting > 0 else 0
 
 
 def csv_pages(path: Path) -> Iterator[Page]:

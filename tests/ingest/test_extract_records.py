@@ -80,6 +80,16 @@ def test_a_title_line_above_the_header_is_text_and_the_header_names_the_fields(t
     assert extract(path).text.startswith("Preisliste Stand 1.3.2026\n")
 
 
+@pytest.mark.parametrize("title", ["Preisliste, Stand 1.3.2026\n", "Preisliste Stand 1.3.2026\n\n"])
+def test_a_title_line_not_padded_with_separators_does_not_decide_the_separator(tmp_path, title):
+    """An export tool that writes its title as one bare line (not padded with ';' as a spreadsheet does):
+    the rows were read with commas ("12,90 €" split) or the file was refused as malformed."""
+    path = tmp_path / "export.csv"
+    path.write_text(title + PRICES.replace("0,40 €", '"0,40 €"'), encoding="utf-8")
+    assert records(path)[0].fields == FIRST
+    assert extract(path).text.startswith("Preisliste")
+
+
 def test_a_sheet_with_a_title_line_names_its_fields_by_the_header_and_shows_dates_alone(tmp_path):
     import datetime
 
