@@ -3,7 +3,7 @@
 The records are the root's children when one element name repeats there
 (``<katalog><artikel …/><artikel …/></katalog>``), or the children of the root's only child
 (``<export><artikel>…</artikel>…</export>``); the table's name is the repeated element's
-name. An element's attributes are fields by their name, a child element's text by its name,
+name; a sibling of another name (a header block) is a record of its own. An element's attributes are fields by their name, a child element's text by its name,
 nested ones by dotted names (``preis.waehrung``), a child's attributes as ``kind.attribut``.
 Other XML stays plain text, as before. The file is read twice with ``iterparse`` (first to
 find the repeated element, then for the records), each element dropped once read, so memory
@@ -112,15 +112,16 @@ def element_fields(element, prefix: str = "", depth: int = 0) -> Iterator[tuple[
 
 
 def xml_records(path: Path, level: int, tag: str) -> Iterator[Record]:
-    """Yield a record for each element named ``tag`` at depth ``level``."""
+    """Yield a record for each element at depth ``level``: the repeated ``tag`` and its siblings (a ``<kopf>``
+    block with the export's publisher and terms beside the ``<pruefung>`` elements was left out of the text)."""
     depth, count = 0, 0
     for event, element in _events(path, ("start", "end")):
         if event == "start":
             depth += 1
             continue
         depth -= 1
-        if depth == level and _name(element) == tag:
-            record = make_record(tag, element_fields(element))
+        if depth == level:
+            record = make_record(_name(element), element_fields(element))
             if record is not None:
                 yield record
                 count += 1

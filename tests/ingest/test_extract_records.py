@@ -213,6 +213,15 @@ def test_xml_repeated_elements_are_records_with_attributes_and_children(tmp_path
     assert "<" not in extract(path).text
 
 
+def test_an_xml_header_block_beside_the_repeated_elements_is_a_record_of_its_own(tmp_path):
+    path = tmp_path / "termine.xml"
+    path.write_text(CATALOGUE.replace("<!-- ein Kommentar -->", "<kopf><hinweis>Rücktritt bis zum Anmeldeschluss"
+                                      "</hinweis><buero>Raum 2.06</buero></kopf>"), encoding="utf-8")
+    found = records(path)
+    assert [r.table for r in found] == ["katalog", "kopf", "artikel", "artikel"]
+    assert found[1].fields == (("hinweis", "Rücktritt bis zum Anmeldeschluss"), ("buero", "Raum 2.06"))
+
+
 def test_xml_records_one_level_down_and_other_xml_stays_text(tmp_path):
     nested = tmp_path / "export.xml"
     nested.write_text("<export><liste><p id='1'>a</p><p id='2'>b</p></liste></export>", encoding="utf-8")
