@@ -47,7 +47,8 @@ def _noun_row(noun: nouns.Noun, own: str, context, words, splitter) -> dict:
             "head": sorted(set().union(*holders.values()) - holders.get(own, set())),
             "split": list(parts),
             "modifier": sorted(set().union(*_holders({first}, context).values())) if first else [],
-            "prefix": _prefixed(noun.word, context)}
+            "prefix": _prefixed(noun.word, context),
+            "df": sum(bool(match(noun.forms | noun.head, c.hit.lexical_text).terms) for c in context.candidates)}
 
 
 RELATED_CANDIDATES = 10
@@ -83,7 +84,7 @@ def record(question: library.Question, kind: str, area: int, context=None) -> di
                        context)
     return {"related": related, "id": question.id, "set": kind, "question": question.question, "evidence": evidence,
             "threshold": settings.gate.threshold(context.bridge.crosses), "whole": bool(context.bridge.whole),
-            "refused": not context.chunks, "nouns": rows,
+            "refused": not context.chunks, "nouns": rows, "candidates": len(context.candidates),
             "first": [c.hit.document_id for c in context.candidates[:3]]}
 
 

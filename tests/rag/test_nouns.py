@@ -88,3 +88,17 @@ def test_a_program_the_question_names_and_no_candidate_mentions_counts_as_none_k
     assert unknown_share("Wie benenne ich mit mv um?", hits, Bridge(), WORDS, SPLITTER) == 0.0   # no noun, tool held
     assert _share("Wie benenne ich mit mv um?") == NONE_KNOWN
     assert _share("Wie benenne ich mit mv um?", words=None) == 0.0                   # no word list: the rule is off
+
+
+def test_a_name_most_documents_hold_says_nothing_of_the_topic():
+    """"Wann ist Vollmond in Haselbrück?": the collection's town is in every document, the asked noun in none.
+    Counted as a known noun, the town halved the unknown share and the off-topic question was answered."""
+    town = [Hit(n, 1, 0, None, f"Haselbrück, Dokument {n}: ein Mensch hat Urlaub.", 0.5, n) for n in range(1, 5)]
+    question = "Wann ist der nächste Vollmond in Haselbrück?"
+    assert unknown_share(question, town, Bridge(), WORDS, SPLITTER) == NONE_KNOWN
+    # held by one document of four, the name is specific: it counts as known, as before
+    specific = [town[0], *(Hit(n, 1, 0, None, "Ein Mensch hat Urlaub.", 0.4, n) for n in range(2, 5))]
+    assert unknown_share(question, specific, Bridge(), WORDS, SPLITTER) == pytest.approx(0.5)
+    # a word of the list is never the collection's name, however many documents hold it
+    assert unknown_share("Wann ist der nächste Vollmond für jeden Mensch?", town, Bridge(), WORDS,
+                         SPLITTER) == pytest.approx(0.5)
