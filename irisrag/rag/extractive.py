@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from irisrag.ingest.records import parse_records
-from irisrag.rag import definitions, option_names, record_fields, span_kinds
+from irisrag.rag import definitions, option_names, record_fields, span_kinds, unit_vectors
 from irisrag.rag.lexical import fold_accents, normal_form, term_list, term_weight, terms
 from irisrag.rag.sentences import UNIT_HEADING, UNIT_ITEM, UNIT_LIST, UNIT_TABLE, Unit, units
 
@@ -59,6 +59,7 @@ FILL_MIN_CHARS = 60  # the least room worth filling with a shortened unit
 KEY_BONUS = 0.2  # a table row whose key is the question's one-letter name ("Klasse C": row_key)
 ELSEWHERE_GAP = 0.5  # a unit from another document this far below the best adds nothing (adds_nothing)
 FAR_GAP = 1.0  # any unit this far below the best adds nothing (adds_nothing): filler after a clear answer
+NO_SHARED_SCORE = 0.6  # a best unit below this score that shares no question term answers nothing (unanswered)
 HEAD_CREDIT = 0.5  # the share of a compound question term's weight its head earns in a unit (lexical_share)
 _WORDS = re.compile(r"\w+")
 WHOLE = (UNIT_TABLE, UNIT_LIST)  # units shown whole or not at all: a table, a lead-in with its list
@@ -109,12 +110,13 @@ def inflected(term: str, word: str) -> bool:
             and long.startswith(short))
 
 
-def semantic(question: str, texts: list[str], embedder: Embedder | None) -> np.ndarray:
+def semantic(question: str, texts: list[str], embedder: Embedder | None,
+             query_vector: np.ndarray | None = None) -> np.ndarray:
     if embedder is None or not texts:
         return np.zeros(len(texts), dtype=np.float32)
     try:
-        query = np.asarray(embedder.embed_query(question), dtype=np.float32)
-        return np.asarray(embedder.embed_documents(texts), dtype=np.float32) @ query
+        query = np.asarray(embedder.embed_query(question) if query_vector is None else query_vector, dtype=np.float32)
+        return unit_vectors.embedded(texts, embedder) @ query
     except Exception as exc:  # the answer must not fail with its embedder: lexical and rank remain
         log.warning("extractive_embed_failed detail=%s", exc)
         return np.zeros(len(texts), dtype=np.float32)
@@ -202,11 +204,12 @@ def _without_fragments(found: list[tuple[Unit, int]]) -> list[tuple[Unit, int]]:
     return [item for i, item in enumerate(found) if not (item[0].partial and inside(i))]
 
 
-def score_units(question: str, context: Context, embedder: Embedder | None) -> list[Scored]:
-    """Score every unit of the context for the question, best first."""
+def score_units(question: str, context: Context, embedder: Embedder | None,
+                query_vector: np.ndarray | None = None) -> list[Scored]:
+    """Score every unit of the context for the question, best first (``query_vector``: the question's, if known)."""
     found = candidates(context)
     question_terms = context.terms or terms(question)
-    similarity = semantic(question, [u.text for u, _ in found], embedder)
+    similarity = semantic(question, [u.text for u, _ in found], embedder, query_vector)
     kinds, keys, defined = span_kinds.asked_kinds(question), question_keys(question), definitions.defined_term(question)
     documents = {chunk.position: chunk.hit.document_id for chunk in context.chunks}
     scored = [
@@ -220,6 +223,26 @@ def score_units(question: str, context: Context, embedder: Embedder | None) -> l
         for (unit, position), sim in zip(found, similarity, strict=True)
     ]
     return sorted(scored, key=lambda s: -s.score)
+
+
+def unanswered(question: str, context: Context, embedder: Embedder | None,
+               query_vector: np.ndarray | None = None) -> bool:
+    """Tell whether the context holds no answer: its best unit shares none of the question's terms and scores
+    below NO_SHARED_SCORE (``score_units``).
+
+    Such a unit is all an extractive answer could show, and it answers something else: "Wie wandle ich
+    ein Video in MP4 um?" got a table row about MIME tools, "Welche Drucker kann ich mit AirPrint vom
+    iPhone aus nutzen?" a printer's record. On the nine libraries five off-topic questions had this shape
+    and no answerable one; the nearest answer (a German question's English option line, the unit
+    sharing no word with it) scored 0.67 (docs/evaluation.md). Without an embedder nothing is decided.
+    """
+    if embedder is None or not context.chunks:
+        return False
+    scored = score_units(question, context, embedder, query_vector)
+    if not scored or scored[0].score >= NO_SHARED_SCORE:
+        return False
+    return lexical_share(context.terms or terms(question), scored[0].unit.text, context.alternates,
+                         context.heads) == 0.0
 
 
 _ONE_LETTER = re.compile(r"(?<=\s)[A-Z](?=[\s?!.,;:]|$)")

@@ -63,7 +63,17 @@ import numpy as np
 from irisrag import config as config_module
 from irisrag.config import parse_bool
 from irisrag.errors import IrisRagError
-from irisrag.rag import bridge, compounds, fusion, named_records, nouns, option_names, separable, verbforms
+from irisrag.rag import (
+    bridge,
+    compounds,
+    extractive,
+    fusion,
+    named_records,
+    nouns,
+    option_names,
+    separable,
+    verbforms,
+)
 from irisrag.rag.bridge import Bridge, BridgeSettings
 from irisrag.rag.fusion import FusionSettings
 from irisrag.rag.gate import (  # noqa: F401  (the gate's names are public here too)
@@ -244,6 +254,9 @@ def build_context(
     with timer.stage("total"):
         search_text = _expanded(question, expander, timer)
         asked = terms(search_text)
+        if query_vector is None and (mode or settings.mode) != "fulltext":   # once: the search and the units
+            with timer.stage("embed"):
+                query_vector = np.asarray(embedder.embed_query(question), dtype=np.float32)
         hits, bridged = _candidates(question, areas, embedder, store, settings, query_vector,
                                     mode or settings.mode, asked, timer, search_text, reranker, words)
         hits = preferred_first(hits, prefer)
@@ -260,12 +273,27 @@ def build_context(
                                          cosines=bridged.cosines, translated=bridged.crosses,
                                          agreed=bridged.agreed, unknown_nouns=unknown, named=named)
             chunks = numbered(candidates)
+            alternates = {**verbforms.alternates(question, settings.bridge.word_list()), **separable.alternates(question)}
+            english = option_names.asked_words(question, settings.bridge.word_list())
+            kept = Context(question, areas, chunks, (), (), {}, question_terms, bridged, (), alternates, english,
+                           heads(question, settings))
+            if not holds_answer(kept, embedder, query_vector, settings):
+                candidates, chunks = [replace(c, kept=False, gate=GATE_EVIDENCE) for c in candidates], ()
         with timer.stage("sources"):
             sources = found_sources(candidates, question_terms, settings)
     nearest = () if chunks else nearest_documents(candidates, settings.nearest_documents)
     return Context(question, areas, chunks, tuple(candidates), sources, timer.timings, question_terms, bridged,
-                   nearest, {**verbforms.alternates(question, settings.bridge.word_list()), **separable.alternates(question)},
-                   option_names.asked_words(question, settings.bridge.word_list()), heads(question, settings))
+                   nearest, alternates, english, heads(question, settings))
+
+
+def holds_answer(context: Context, embedder: QueryEmbedder, query_vector: np.ndarray | None,
+                 settings: RetrievalSettings) -> bool:
+    """Tell whether the chunks the gate kept hold an answer: under the rule ``evidence``, a context whose best
+    unit shares no question term and scores low answers something else (``extractive.unanswered``): the
+    question is off-topic as if no document had reached the evidence. Needs an embedder of passages."""
+    if not context.chunks or settings.gate.rule != "evidence" or not hasattr(embedder, "embed_documents"):
+        return True
+    return not extractive.unanswered(context.question, context, embedder, query_vector)
 
 
 def heads(question: str, settings: RetrievalSettings) -> dict[str, str]:

@@ -246,3 +246,39 @@ def test_the_row_keyed_by_the_letter_the_question_names_wins():
                                                           ("C", "192.168.0.x", "255.255.255.0")])
     best = score_units(question, make_context(table, question=question), None)[0]
     assert "192.168.0.x" in best.unit.text
+
+
+class _Counting(FakeEmbedder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.passages: list[str] = []
+
+    def embed_documents(self, texts):
+        self.passages.extend(texts)
+        return super().embed_documents(texts)
+
+
+def test_a_context_whose_best_unit_shares_no_question_word_and_scores_low_holds_no_answer():
+    from irisrag.rag.extractive import NO_SHARED_SCORE, unanswered
+
+    question = "Wie wandle ich ein Video in MP4 um?"
+    unrelated = make_context("Kodieren und Dekodieren von MIME-Nachrichten mit mpack und munpack.", question=question)
+    best = score_units(question, unrelated, FakeEmbedder())[0]
+    assert best.score < NO_SHARED_SCORE and lexical_share(terms(question), best.unit.text) == 0.0
+    assert unanswered(question, unrelated, FakeEmbedder())
+    # one shared word, and the unit may answer: the answer decides
+    assert not unanswered(question, make_context("Ein Video wandelt ffmpeg um.", question=question), FakeEmbedder())
+    assert not unanswered(question, unrelated, None)   # without an embedder nothing is decided
+    assert not unanswered(question, make_context(question=question), FakeEmbedder())
+
+
+def test_a_units_vector_is_embedded_once_per_embedder():
+    embedder, question = _Counting(), "Wie wandle ich ein Video um?"
+    context = make_context("Ein Video wandelt ffmpeg um. Es dauert lange.", question=question)
+    first = score_units(question, context, embedder)
+    again = score_units(question, context, embedder)
+    assert [t for t in embedder.passages if t != question] == [u.text for u, _ in candidates(context)]
+    assert [s.score for s in first] == [s.score for s in again]
+    other = _Counting()
+    score_units(question, context, other)
+    assert [t for t in other.passages if t != question] == [u.text for u, _ in candidates(context)]  # its own

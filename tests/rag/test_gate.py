@@ -247,3 +247,25 @@ def test_a_question_whose_nouns_no_candidate_holds_needs_more_evidence():
     assert [c.kept for c in gate_candidates(hits, matches, question_terms, settings)] == [True, False]
     refused = gate_candidates(hits, matches, question_terms, settings, unknown_nouns=0.5)
     assert [(c.kept, c.gate) for c in refused] == [(False, "evidence")] * 2   # the no-information answer
+
+
+def test_a_context_whose_best_unit_answers_something_else_is_off_topic(store, embedder):
+    """The evidence gate passes the document on its cosine (the vectors here are set: the question is the first
+    axis); its only unit shares no word with the question and the passage embedder finds it far: no
+    information, not a stray sentence. A unit that shares the question's words is answered."""
+    from irisrag.rag.gate import GATE_EVIDENCE
+
+    from .fakes import HashEmbedder
+
+    class Passages(HashEmbedder):   # the question as the store's axis, the units hashed
+        def embed_query(self, text):
+            return unit(1.0)
+
+    question = "Wie wandle ich ein Video in MP4 um?"
+    store.add(1, 1, 0, "Kodieren und Dekodieren von MIME-Nachrichten mit mpack und munpack.", unit(0.9))
+    assert build_context(question, [1], embedder=embedder, store=store, settings=EVIDENCE).chunks  # no passage embedder
+    context = build_context(question, [1], embedder=Passages(), store=store, settings=EVIDENCE)
+    assert context.chunks == () and {c.gate for c in context.candidates} == {GATE_EVIDENCE}
+    store.add(2, 1, 0, "Ein Video wandelt ffmpeg in MP4 um.", unit(0.85))
+    answered = build_context(question, [1], embedder=Passages(), store=store, settings=EVIDENCE)
+    assert 2 in {c.hit.document_id for c in answered.chunks}
