@@ -22,7 +22,10 @@ whose English fields ("Contract renews ... 60 days") share no other word with th
 whose cosine is low (evidence 0.29; eval/holdout5-de lic-03). Any capitalised word outside the
 list also named a place ("Wann blühen die Kirschbäume in Japan?" passed on the one chapter that
 names Japan: eval/real-de off-30), and a name several documents hold ("Baunatal", the
-company's own name) says nothing of which one is meant.
+company's own name) says nothing of which one is meant. A surname after "Herr" or "Frau" is a
+person's name and counts as a product's does: "Wann hat Herr Feddersen
+Sprechstunde?" names the one contact record that holds "Feddersen", whose English key
+``office_hours`` shares no word with the question (evidence 0.31; eval/holdout8-de ap-04).
 """
 from __future__ import annotations
 
@@ -42,6 +45,7 @@ MAX_VALUE_TERMS = 3
 _DIGIT = re.compile(r"(?<![\w.,])\d(?![\w.,])")
 MIN_KEY_CHARS = 5
 MIN_NAME_LETTERS = 5
+_PERSON = re.compile(r"\b(?:Herrn?|Frau)\s+([A-ZÄÖÜ][\w-]+)")   # "Herr Feddersen"
 
 
 def named_documents(question_terms: frozenset[str], hits: Sequence[Hit], question: str = "",
@@ -59,8 +63,9 @@ def named_by_name(question: str, hits: Sequence[Hit], words: Dictionary | None) 
     if words is None:
         return frozenset()
     named: set[int] = set()
+    persons = frozenset(_PERSON.findall(question))
     for noun in question_nouns(question):
-        if _product_name(noun.word) and not words.knows(noun.word):
+        if (_product_name(noun.word) or noun.word in persons) and not words.knows(noun.word):
             holders = {hit.document_id for hit in hits if match(noun.forms, hit.lexical_text).terms}
             if len(holders) == 1:
                 named |= holders

@@ -66,3 +66,16 @@ def test_a_product_name_only_one_document_holds_names_that_document():
     assert named_by_name("Wann blühen die Kirschbäume in Japan?", hits, words) == set()     # a place, no product name
     assert named_by_name("Bis wann müssen wir MailWall kündigen?", hits, None) == set()       # no word list: off
     assert named_by_name("Wie teuer ist CloudSafe?", hits, words) == set()                   # no document holds it
+
+
+def test_a_surname_after_a_title_names_the_one_document_that_holds_it():
+    from irisrag.rag.dictionary import Dictionary, parse
+    from irisrag.rag.named_records import named_by_name
+    words = Dictionary(parse(["Sprechstunde {f} :: office hours", "Kassel :: Kassel"]))
+    contacts = Hit(3, 1, 0, None, "# ansprechpersonen\nname: Jonas Feddersen\noffice_hours: Di 14:00–16:00", 0.2, 0)
+    handbook = Hit(4, 1, 0, None, "Die Sprechstunde der Leitung ist in Kassel. Japan liegt weit weg.", 0.3, 1)
+    hits = [contacts, handbook]
+    assert named_by_name("Wann hat Herr Feddersen Sprechstunde?", hits, words) == {3}
+    assert named_by_name("Wann hat Feddersen Sprechstunde?", hits, words) == set()   # no title: any capitalised word
+    assert named_by_name("Wann hat Frau Japan Sprechstunde?", hits, words) == {4}     # titled: a person, one holder
+    assert named_by_name("Wann hat Herr Kassel Sprechstunde?", hits, words) == set()  # a word of the list
