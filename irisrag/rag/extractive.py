@@ -60,6 +60,7 @@ KEY_BONUS = 0.2  # a table row whose key is the question's one-letter name ("Kla
 ELSEWHERE_GAP = 0.5  # a unit from another document this far below the best adds nothing (adds_nothing)
 FAR_GAP = 1.0  # any unit this far below the best adds nothing (adds_nothing): filler after a clear answer
 NO_SHARED_SCORE = 0.6  # a best unit below this score that shares no question term answers nothing (unanswered)
+INSIDE_MIN_CHARS = 5  # a question term this long found inside a unit's word counts as shared (unanswered)
 HEAD_CREDIT = 0.5  # the share of a compound question term's weight its head earns in a unit (lexical_share)
 _WORDS = re.compile(r"\w+")
 WHOLE = (UNIT_TABLE, UNIT_LIST)  # units shown whole or not at all: a table, a lead-in with its list
@@ -228,7 +229,9 @@ def score_units(question: str, context: Context, embedder: Embedder | None,
 def unanswered(question: str, context: Context, embedder: Embedder | None,
                query_vector: np.ndarray | None = None) -> bool:
     """Tell whether the context holds no answer: its best unit shares none of the question's terms and scores
-    below NO_SHARED_SCORE (``score_units``).
+    below NO_SHARED_SCORE (``score_units``). A term inside a longer word counts as shared (INSIDE_MIN_CHARS
+    letters at least: "atlant" in "transatlantische Funkübertragung", the answer to "Wer schickte zuerst
+    Funkwellen über den Atlantik?", xquad/de).
 
     Such a unit is all an extractive answer could show, and it answers something else: "Wie wandle ich
     ein Video in MP4 um?" got a table row about MIME tools, "Welche Drucker kann ich mit AirPrint vom
@@ -241,8 +244,10 @@ def unanswered(question: str, context: Context, embedder: Embedder | None,
     scored = score_units(question, context, embedder, query_vector)
     if not scored or scored[0].score >= NO_SHARED_SCORE:
         return False
-    return lexical_share(context.terms or terms(question), scored[0].unit.text, context.alternates,
-                         context.heads) == 0.0
+    question_terms = context.terms or terms(question)
+    folded = fold_accents(scored[0].unit.text.casefold())
+    return lexical_share(question_terms, scored[0].unit.text, context.alternates, context.heads) == 0.0 \
+        and not any(len(t) >= INSIDE_MIN_CHARS and t in folded for t in question_terms)
 
 
 _ONE_LETTER = re.compile(r"(?<=\s)[A-Z](?=[\s?!.,;:]|$)")

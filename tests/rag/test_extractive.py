@@ -282,3 +282,14 @@ def test_a_units_vector_is_embedded_once_per_embedder():
     other = _Counting()
     score_units(question, context, other)
     assert [t for t in other.passages if t != question] == [u.text for u, _ in candidates(context)]  # its own
+
+
+def test_a_question_term_inside_a_compound_of_the_unit_counts_as_shared():
+    from irisrag.rag.extractive import NO_SHARED_SCORE, unanswered
+
+    question = "Wer schickte zuerst Funkwellen über den Atlantik?"
+    context = make_context("Guglielmo Marconi strahlte 1901 die erste transatlantische Funkübertragung aus.",
+                           question=question)
+    best = score_units(question, context, FakeEmbedder())[0]
+    assert best.score < NO_SHARED_SCORE and lexical_share(terms(question), best.unit.text) == 0.0
+    assert not unanswered(question, context, FakeEmbedder())   # "atlant" inside "transatlantische"
