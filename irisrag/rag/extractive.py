@@ -43,6 +43,7 @@ import numpy as np
 from irisrag.ingest.records import parse_records
 from irisrag.rag import definitions, option_names, record_fields, span_kinds, unit_vectors
 from irisrag.rag.lexical import fold_accents, normal_form, term_list, term_weight, terms
+from irisrag.rag.months import month_terms
 from irisrag.rag.sentences import UNIT_HEADING, UNIT_ITEM, UNIT_LIST, UNIT_TABLE, Unit, units
 
 if TYPE_CHECKING:
@@ -90,7 +91,7 @@ def lexical_share(question_terms: frozenset[str], text: str, alternates: Mapping
     compound's head (``heads``: "Ausweis" for "Werksausweis", ``compounds.head_alternates``) counts HEAD_CREDIT."""
     if not question_terms:
         return 0.0
-    words = terms(text)
+    words = terms(text) | month_terms(text)   # "im Juli" and 2027-07-03 (months.py)
     folded = _WORDS.findall(fold_accents(text.casefold())) if alternates or heads else []
     other = {alternates[w] for w in folded if w in alternates} if alternates else set()
     found = {t for t in question_terms if t in words or t in other or any(inflected(t, w) for w in words)}

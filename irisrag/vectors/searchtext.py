@@ -7,7 +7,8 @@ A chunk's search text is its text, with
   (SciFact: full text 0.656 -> 0.674 nDCG@10, hybrid 0.671 -> 0.684 in the replay);
 - for a German full-text index, the parts of its compound nouns after it (FULLTEXT_COMPOUNDS,
   ``rag/compounds.py``; xquad/de hybrid 0.956 -> 0.961), and a question's full-text search
-  adds the parts of its own compounds.
+  adds the parts of its own compounds;
+- the names of the months its dates name in digits ("Juli July" for ``2027-07-03``; ``rag/months.py``).
 
 The chunk's text as shown, quoted and cited is unchanged: the search text is a column of its
 own (``vectortables.SEARCH_COLUMN``). A table made before that column existed keeps indexing
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from irisrag.rag.compounds import Compounds
+from irisrag.rag.months import month_words
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,7 @@ class SearchText:
         head = f"{title}\n" if self.titles and title and title.casefold() not in text.casefold() else ""
         body = f"{head}{text}"
         splitter = self.splitter()
-        parts = splitter.parts(body) if splitter else []
+        parts = [*(splitter.parts(body) if splitter else []), *filter(None, [month_words(text)])]
         return f"{body}\n{' '.join(parts)}" if parts else body
 
     def query_words(self, words: Sequence[str]) -> list[str]:
