@@ -6,12 +6,7 @@ import os
 
 import pytest
 
-from irisrag.extensions import db
-from irisrag.jobs.documents import import_document
-from irisrag.models import Area, Group
-from irisrag.services.admin import admin as admin_service
-from irisrag.services.documents import documents
-from tests.browser.test_admin_flow import login
+from tests.browser.library import ask, seed
 from tests.conftest import make_app
 
 pytestmark = pytest.mark.browser
@@ -38,25 +33,13 @@ Fundsachen heben wir drei Monate im Servicebüro auf.
 @pytest.fixture
 def app(tmp_path, database_url, redis_url):
     app = make_app(tmp_path, database_url, redis_url, LLM="none", EMBEDDER="use")
-    with app.app_context(), db.connection_context():
-        admin_service.create_named(Area, "VHS")
-        admin_service.create_named(Group, "Team")
-        admin_service.create_user("erika", "erikapassword")
-        admin_service.link_user("erika", "Team")
-        admin_service.link_area("VHS", "Team")
-        for name, text in (("pruefungstermine.xml", EXAMS), ("teilnahmebedingungen.txt", RULES)):
-            doc = documents.import_upload("VHS", name, text.encode())
-            assert import_document(doc.id)["status"] == "done"
+    seed(app, "VHS", "Team", [("pruefungstermine.xml", EXAMS.encode()), ("teilnahmebedingungen.txt", RULES.encode())])
     return app
 
 
 def test_browser_a_month_s_name_finds_the_record_of_that_date(page, live_server):
-    page.set_viewport_size({"width": 1366, "height": 900})
-    login(page, live_server, "/login", "erika", "erikapassword")
-    page.fill("#question", "Wo wird der DTZ im Juli geschrieben?")
-    page.click("#composer button[type=submit]")
-    page.wait_for_selector("#turns .answer-card[data-status=extractive]")
-    answer = page.inner_text("#turns .answer-card .answer")
+    card = ask(page, live_server, "Wo wird der DTZ im Juli geschrieben?")
+    answer = page.inner_text(f"{card} .answer")
     assert "Steinbühl, Dorfgemeinschaftshaus" in answer and "Saal 0.01" not in answer
     assert "<" not in answer and len(answer) < 500
     if SHOTS:

@@ -6,12 +6,7 @@ import os
 
 import pytest
 
-from irisrag.extensions import db
-from irisrag.jobs.documents import import_document
-from irisrag.models import Area, Group
-from irisrag.services.admin import admin as admin_service
-from irisrag.services.documents import documents
-from tests.browser.test_admin_flow import login
+from tests.browser.library import ask, seed
 from tests.conftest import make_app
 
 pytestmark = pytest.mark.browser
@@ -36,24 +31,13 @@ def app(tmp_path, database_url, redis_url):
     app = make_app(tmp_path, database_url, redis_url, LLM="none")
     register = {"stoerungen": [incident(11, "Ostheide", "Medium-voltage cable damaged by a third-party excavator"),
                                incident(12, "Westerfeld", "Marten in the secondary substation, short circuit")]}
-    with app.app_context(), db.connection_context():
-        admin_service.create_named(Area, "Netze")
-        admin_service.create_named(Group, "Leitstelle")
-        admin_service.create_user("erika", "erikapassword")
-        admin_service.link_user("erika", "Leitstelle")
-        admin_service.link_area("Netze", "Leitstelle")
-        doc = documents.import_upload("Netze", "stoerungsregister.json", json.dumps(register).encode())
-        assert import_document(doc.id)["status"] == "done"
+    seed(app, "Netze", "Leitstelle", [("stoerungsregister.json", json.dumps(register).encode())])
     return app
 
 
 def test_browser_a_long_record_shows_the_fields_that_answer(page, live_server):
-    page.set_viewport_size({"width": 1366, "height": 900})
-    login(page, live_server, "/login", "erika", "erikapassword")
-    page.fill("#question", "Was war die Ursache der Störung ST-2026-0311 in Ostheide?")
-    page.click("#composer button[type=submit]")
-    page.wait_for_selector("#turns .answer-card[data-status=extractive]")
-    table = page.locator("#turns .answer-card .answer table").first
+    card = ask(page, live_server, "Was war die Ursache der Störung ST-2026-0311 in Ostheide?")
+    table = page.locator(f"{card} .answer table").first
     cells = [c.strip() for c in table.locator("td").all_inner_texts()]
     assert "ST-2026-0311" in cells and "Ostheide" in cells and "Westerfeld" not in cells
     assert any("excavator" in c for c in cells)          # the prose field that says why

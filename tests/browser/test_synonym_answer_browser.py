@@ -6,13 +6,8 @@ import os
 
 import pytest
 
-from irisrag.extensions import db
-from irisrag.jobs.documents import import_document
-from irisrag.models import Area, Group
 from irisrag.rag import thesaurus
-from irisrag.services.admin import admin as admin_service
-from irisrag.services.documents import documents
-from tests.browser.test_admin_flow import login
+from tests.browser.library import ask, seed
 from tests.conftest import make_app, missing
 
 pytestmark = pytest.mark.browser
@@ -63,25 +58,13 @@ def app(tmp_path, database_url, redis_url):
     if not thesaurus.PATH.is_file():
         missing("Debian's openthesaurus-de-text (the term bridge's synonyms) is not installed")
     app = make_app(tmp_path, database_url, redis_url, LLM="none", EMBEDDER="use")
-    with app.app_context(), db.connection_context():
-        admin_service.create_named(Area, "Technik")
-        admin_service.create_named(Group, "IT")
-        admin_service.create_user("erika", "erikapassword")
-        admin_service.link_user("erika", "IT")
-        admin_service.link_area("Technik", "IT")
-        for name, text in (("man-cp.txt", MANUAL), ("hausordnung.txt", RULES)):
-            doc = documents.import_upload("Technik", name, text.encode())
-            assert import_document(doc.id)["status"] == "done"
+    seed(app, "Technik", "IT", [("man-cp.txt", MANUAL.encode()), ("hausordnung.txt", RULES.encode())])
     return app
 
 
 def test_browser_a_question_in_everyday_words_finds_the_manual_s_option(page, live_server):
-    page.set_viewport_size({"width": 1366, "height": 900})
-    login(page, live_server, "/login", "erika", "erikapassword")
-    page.fill("#question", "Wie kopiere ich einen kompletten Ordner mit allem, was darin liegt?")
-    page.click("#composer button[type=submit]")
-    page.wait_for_selector("#turns .answer-card[data-status=extractive]")   # without the synonym: no information
-    answer = page.inner_text("#turns .answer-card .answer")
+    card = ask(page, live_server, "Wie kopiere ich einen kompletten Ordner mit allem, was darin liegt?")
+    answer = page.inner_text(f"{card} .answer")   # without the synonym: no information (no extractive card)
     assert "--recursive" in answer and "Hausordnung" not in answer
     assert len(answer) < 500
     if SHOTS:
