@@ -52,7 +52,7 @@ def test_library_subset_keeps_only_the_named_questions(real_de):
 
 
 @pytest.mark.parametrize("name", ["holdout-de", "holdout2-de", "holdout3-de", "holdout4-de", "holdout5-de", "holdout6-de", "holdout7-de",
-                                  "holdout8-de"])
+                                  "holdout8-de", "holdout9-de"])
 def test_held_out_libraries_expected_strings_are_in_their_documents(name):
     held = library.load(ROOT.parent / name)
     texts = {path.name: normalised(extract(path).text) for path in held.documents}
