@@ -33,6 +33,8 @@ PARAGRAPH = "\n\n"
 _SENTENCE_ENDS = (". ", "! ", "? ", ".\n", "!\n", "?\n", ":\n", ";\n")
 _SPACES = re.compile(r"[^\S\n]+")  # whitespace other than newline (tabs, NBSP, form feed, ...)
 _PARAGRAPH_BREAKS = re.compile(r"\n{3,}")
+_RULE_LINE = re.compile(r"[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*$")
+HEADER_LOOKBACK = 20_000   # characters a chunk looks back for the header of the table it begins in
 
 
 @dataclass(frozen=True)
@@ -80,20 +82,71 @@ def find_cut(text: str, start: int, size: int, lowest: int) -> int:
         if found != -1:
             best = max(best, found + 1)
     if best > start:
-        return best
+        return outside_row(text, best, lowest, limit)
     space = max(text.rfind(" ", lowest, limit + 1), text.rfind("\n", lowest, limit + 1))
     if space > start:
-        return space
+        return outside_row(text, space, lowest, limit)
     return limit
 
 
+def outside_row(text: str, cut: int, lowest: int, limit: int) -> int:
+    """Move a cut inside a table row line ("| … | Tiefgarage (2 Std. frei mit Ausweis) |") to the last line end
+    of the window: a sentence mark in a cell is no boundary, and a row cut there lost its last cells in one chunk
+    and its first ones in the next (eval/holdout8-de ak-01). A row longer than half the window keeps the cut."""
+    line_start = text.rfind("\n", 0, cut) + 1
+    if not text.startswith("|", line_start):
+        return cut
+    line_end = text.rfind("\n", lowest, limit + 1)
+    return line_end if line_end != -1 else cut
+
+
+def _row_start(text: str, position: int, floor: int) -> int:
+    """The start of the table row line ``position`` lies inside (the next line's when that row starts before
+    ``floor``), so that the next chunk begins with whole rows; any other position as it is."""
+    line_start = text.rfind("\n", 0, position) + 1
+    if position == line_start or not text.startswith("|", line_start):
+        return position
+    if line_start >= floor:
+        return line_start
+    line_end = text.find("\n", position)
+    return position if line_end == -1 else line_end + 1
+
+
 def next_start(text: str, cut: int, overlap: int, floor: int) -> int:
-    """Return where the next window starts: ``overlap`` before the cut, at a word start."""
+    """Return where the next window starts: ``overlap`` before the cut, at a word start (a table row's start)."""
     target = max(cut - overlap, floor)
     if target < cut and target > 0 and not text[target - 1].isspace():
         gap = min((i for i in (text.find(" ", target, cut), text.find("\n", target, cut)) if i != -1), default=-1)
         target = cut if gap == -1 else gap
-    return skip_space(text, target)
+    return skip_space(text, _row_start(text, target, floor))
+
+
+def table_header_before(text: str, position: int) -> str:
+    """The header and rule lines, with a line end, of the Markdown table a chunk starting at ``position`` begins
+    inside of ("" when it begins elsewhere, or the header lies more than HEADER_LOOKBACK characters back): the
+    chunk then carries the table's column names as ``table_chunks`` gives every chunk of a sheet its header. A row
+    without them was a row of bare values ("`VHS-Gast` | Teilnehmende | … | 6 Stunden"), neither shown nor scored
+    as the table row it is (eval/holdout8-de wk-01)."""
+    if not text.startswith("|", position) or (position and text[position - 1] != "\n"):
+        return ""
+    block = text.rfind("\n\n", max(0, position - HEADER_LOOKBACK), position)
+    if block == -1 and position > HEADER_LOOKBACK:
+        return ""
+    block = block + 2 if block != -1 else 0
+    header_end = text.find("\n", block, position)
+    rule_end = text.find("\n", header_end + 1, position) if header_end != -1 else -1
+    if rule_end == -1 or not text.startswith("|", block) or not _RULE_LINE.match(text, header_end + 1, rule_end):
+        return ""
+    return text[block:rule_end + 1] if rule_end < position else ""
+
+
+def leading_table_header(text: str) -> str:
+    """The header and rule lines (with the line end) a chunk's text begins with, "" when it begins otherwise."""
+    header_end = text.find("\n")
+    rule_end = text.find("\n", header_end + 1) if header_end != -1 else -1
+    if rule_end == -1 or not text.startswith("|") or not _RULE_LINE.match(text, header_end + 1, rule_end):
+        return ""
+    return text[:rule_end + 1]
 
 
 def skip_space(text: str, position: int) -> int:
@@ -230,8 +283,10 @@ class _Chunker:
         self.buffer.append(page)
         self.start = skip_space(self.buffer.text, self.start)
         yield from self._cut(final=False)
-        if self.start:  # what is left after a page is at most one window, so this copy is cheap
-            self.start = self.buffer.drop_before(self.start)
+        if self.start:  # what is left after a page is at most one window (and a table's header), so this copy is cheap
+            header = table_header_before(self.buffer.text, self.start)
+            keep = self.buffer.text.rfind(header, 0, self.start) if header else self.start
+            self.start = self.buffer.drop_before(keep) + self.start - keep
 
     def _restart(self) -> Iterator[Chunk]:
         """Cut all buffered text, then start an empty buffer (a table or records follow)."""
@@ -252,7 +307,7 @@ class _Chunker:
                                                                              self.start + self.lowest_share)
             piece = text[self.start:end].strip()
             if piece:
-                yield Chunk(self.index, piece, self.buffer.page_at(self.start))
+                yield Chunk(self.index, table_header_before(text, self.start) + piece, self.buffer.page_at(self.start))
                 self.index += 1
             if end >= len(text):
                 self.start = end

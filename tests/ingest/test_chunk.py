@@ -89,6 +89,38 @@ def test_cuts_at_whitespace_when_no_punctuation_and_never_mid_word():
         assert set(chunk.text.split()) <= vocabulary  # only whole words at both ends
 
 
+def test_a_sentence_mark_inside_a_table_row_is_no_cut_and_the_next_chunk_starts_at_a_row():
+    # eval/holdout8-de ak-01: "| … | Tiefgarage Mühlgraben (2 Std. frei mit Kursausweis) | … |" was cut after "Std.",
+    # one chunk ending in the cell and the next beginning in the middle of the row.
+    header = "| Ort | Adresse | Parken | Schlüssel |\n|---|---|---|---|"
+    rows = [f"| Außenstelle {n} | Schulweg {n}, Erlenau | Tiefgarage (2 Std. frei mit Kursausweis) | beim Hausmeister |"
+            for n in range(12)]
+    text = "Unsere Kursorte. Neben dem Haus der Bildung gibt es Außenstellen.\n\n" + header + "\n" + "\n".join(rows)
+    chunks = chunk_text(text, size=300, overlap=100)
+    assert len(chunks) > 3
+    for chunk in chunks:
+        table_lines = [line for line in chunk.text.splitlines() if line.startswith("|")]
+        assert all(line in rows or line in header.splitlines() for line in table_lines), chunk.text
+    assert all(chunk.text.startswith(header + "\n| Außenstelle") for chunk in chunks[1:])   # the columns' names
+    assert {row for chunk in chunks for row in chunk.text.splitlines()} >= set(rows)
+
+
+def test_a_chunk_beginning_inside_a_table_of_a_later_page_part_still_gets_its_header():
+    # The buffer is trimmed after each page part; it keeps the header of the table the next chunk begins in.
+    header = "| Zeit | Wer | Telefon |\n|---|---|---|"
+    rows = [f"| Mo–Fr {n}:00–14:00 | Bereitschaft {n} (wechselnd) | 0160 9911 55{n:02d} |" for n in range(30)]
+    pages = [Page(1, "## IT-Bereitschaft\n\n" + header + "\n" + "\n".join(rows)), Page(2, "Danach kommt Text.")]
+    chunks = list(chunk_pages(pages, 300, 100))
+    assert len(chunks) > 4
+    assert all(c.text.startswith(header + "\n| Mo–Fr") for c in chunks[1:-1])
+
+
+def test_a_table_row_longer_than_half_the_window_is_still_cut():
+    row = "| " + " | ".join(f"Zelle {n} mit etwas Text." for n in range(40)) + " |"
+    chunks = chunk_text("Vorweg.\n\n| A | B |\n|---|---|\n" + row, size=200, overlap=50)
+    assert all(len(c.text) <= 200 + len("| A | B |\n|---|---|\n") for c in chunks) and len(chunks) > 5
+
+
 def test_single_word_longer_than_window_is_cut_hard():
     chunks = chunk_text("x" * 250, size=100, overlap=30)
     assert [len(c.text) for c in chunks] == [100, 100, 50]

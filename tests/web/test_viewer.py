@@ -72,6 +72,21 @@ def test_viewer_shows_text_with_the_cited_chunk_highlighted_and_escaped(app, doc
     assert "script-src 'self'" in resp.headers["Content-Security-Policy"]
 
 
+def test_viewer_shows_a_table_header_the_chunker_repeated_only_once(app, docs, tmp_path):
+    # A chunk that begins inside a table carries the table's header (ingest/chunk.py); the viewer shows the
+    # document as it is, the header once and each row once.
+    from irisrag.ingest.chunk import chunk_text
+
+    header = "| Ort | Parken |\n|---|---|"
+    rows = [f"| Außenstelle {n} | Parkplatz am See, {n},50 € pro Stunde |" for n in range(20)]
+    texts = [c.text for c in chunk_text("Kursorte\n\n" + header + "\n" + "\n".join(rows), 200, 60)]
+    assert sum(t.startswith(header) for t in texts) > 2
+    txt = staged(app, tmp_path, docs[0].alpha, "kursorte.txt", texts, kind="text")
+    page = logged_in(app).get(f"/documents/{txt}").get_data(as_text=True)
+    assert page.count("| Ort | Parken |") == 1
+    assert all(page.count(row) == 1 for row in rows)
+
+
 def test_viewer_renders_markdown_without_raw_html_or_unsafe_links(app, docs, tmp_path):
     library, _, _ = docs
     texts = ["# Betrieb\n\nDer **Collector** liest `otel.yaml`, siehe [Handbuch](https://docs.example.org/h) "

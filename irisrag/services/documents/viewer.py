@@ -17,6 +17,7 @@ from pathlib import Path
 from irisrag import components
 from irisrag.errors import NotFound
 from irisrag.i18n import N_
+from irisrag.ingest.chunk import leading_table_header
 from irisrag.models import Area, Document
 from irisrag.services import access
 from irisrag.services.admin import api_keys
@@ -98,10 +99,19 @@ def segments(doc: Document) -> tuple[Segment, ...]:
     shown: list[Segment] = []
     previous = ""
     for hit in hits:
-        text = hit.text
-        shown.append(Segment(hit.chunk_index, hit.page, text[_overlap(previous, text):], hit.boilerplate))
-        previous = text
+        shown.append(Segment(hit.chunk_index, hit.page, _not_shown(previous, hit.text), hit.boilerplate))
+        previous = hit.text
     return tuple(shown)
+
+
+def _not_shown(previous: str, text: str) -> str:
+    """The part of a chunk its predecessor did not show: without the overlap, and without the table header the
+    chunker put atop a chunk that begins inside a table (``chunk.table_header_before``) when the predecessor
+    holds it."""
+    header = leading_table_header(text)
+    if header and header in previous:
+        text = text[len(header):]
+    return text[_overlap(previous, text):]
 
 
 def document_view(user_id: int, document_id: int, chunk: int | None) -> DocumentView:
