@@ -1,7 +1,7 @@
 """Office Open XML: DOCX (python-docx), PPTX (python-pptx, a page per slide), XLSX (openpyxl, read-only).
 
 Headings of a Word document become Markdown headings, table rows one line each with
-" | " between cells. A spreadsheet's sheet is a table of records: its first non-empty row names the fields,
+" | " between cells (Markdown rows under a rule where the table has a header row: ``table_lines``). A spreadsheet's sheet is a table of records: its first non-empty row names the fields,
 every further row is a record of the table named like the sheet (``irisrag.ingest.records``).
 """
 from __future__ import annotations
@@ -10,6 +10,8 @@ import itertools
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+
+from docx.oxml.ns import qn
 
 from irisrag.errors import ExtractionError
 from irisrag.ingest.office_zip import check_package, damaged
@@ -24,6 +26,32 @@ def table_row(cells: Iterable[object]) -> str:
     """Return one table row as a line: the cells' text, empty ones left out, joined by ' | '."""
     texts = (" ".join(str(cell).split()) for cell in cells if cell is not None)
     return " | ".join(text for text in texts if text)
+
+
+def table_lines(rows: Iterable[Iterable[object]], header: bool) -> str:
+    """Return a table's rows as lines. Where the file marks the first row as the header (Word's and PowerPoint's
+    "header row" table option, on by default) and it names two columns or more, the rows are Markdown rows with a
+    rule under the header, so that an answer shows a row under the header's names (``rag/tables.py``): "Sprachen
+    und EDV | 32,00 €" alone did not say it is the fee per teaching unit (eval/holdout8-de kl-01). Otherwise each
+    row is its cells joined by ' | ' (``table_row``)."""
+    texts = [[" ".join(str(cell).split()) if cell is not None else "" for cell in row] for row in rows]
+    texts = [row for row in texts if any(row)]
+    if not (header and len(texts) > 1 and len(texts[0]) > 1 and all(texts[0])):
+        return "\n".join(table_row(row) for row in texts)
+    return "\n".join([_bar_row(texts[0]), "|" + "---|" * len(texts[0]), *map(_bar_row, texts[1:])])
+
+
+def _bar_row(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def _word_header(table) -> bool:
+    """Tell whether a Word table has its "header row" option on (``w:tblLook w:firstRow``, or the old bit mask)."""
+    look = table._tbl.tblPr.find(qn("w:tblLook")) if table._tbl.tblPr is not None else None
+    if look is None:
+        return False
+    first = look.get(qn("w:firstRow"))
+    return first in ("1", "true", "on") if first is not None else bool(int(look.get(qn("w:val"), "0"), 16) & 0x20)
 
 
 def _open(loader, path: Path):
@@ -54,7 +82,7 @@ def docx_pages(path: Path) -> Iterator[Page]:
     blocks = []
     for block in document.iter_inner_content():
         if isinstance(block, Table):
-            blocks.append("\n".join(table_row(cell.text for cell in row.cells) for row in block.rows))
+            blocks.append(table_lines(([cell.text for cell in row.cells] for row in block.rows), _word_header(block)))
         else:
             blocks.append(_paragraph(block))
     yield Page(None, "\n\n".join(block for block in blocks if block))
@@ -65,7 +93,8 @@ def _shape_texts(shapes) -> Iterator[str]:
         if getattr(shape, "has_text_frame", False) and shape.has_text_frame:
             yield shape.text_frame.text
         if getattr(shape, "has_table", False) and shape.has_table:
-            yield "\n".join(table_row(cell.text for cell in row.cells) for row in shape.table.rows)
+            table = shape.table
+            yield table_lines(([cell.text for cell in row.cells] for row in table.rows), table.first_row)
         if hasattr(shape, "shapes"):  # a group
             yield from _shape_texts(shape.shapes)
 

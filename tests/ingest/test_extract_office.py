@@ -25,7 +25,54 @@ def test_docx_keeps_headings_paragraphs_and_table_rows_in_order(tmp_path):
     assert page.number is None
     assert page.text.split("\n\n") == [
         "# Paketverwaltung", "APT löst Abhängigkeiten selbst auf und holt Pakete aus dem Archiv.",
-        "## Werkzeuge", "Paket | Zweck\ndpkg | installiert .deb-Dateien", "Nach der Tabelle folgt der Schluss."]
+        "## Werkzeuge", "| Paket | Zweck |\n|---|---|\n| dpkg | installiert .deb-Dateien |",
+        "Nach der Tabelle folgt der Schluss."]
+
+
+def _fees_table(rows):
+    return [("Bereich", "Honorar pro UE (45 Min.)"), *rows]
+
+
+FEES = [("Allgemeine Kurse", "28,00 €"), ("Sprachen und EDV", "32,00 €")]
+
+
+@pytest.mark.parametrize("header", [True, False])
+def test_a_word_table_with_its_header_row_option_is_read_as_rows_under_a_header(tmp_path, header):
+    # eval/holdout8-de kl-01: "Sprachen und EDV | 32,00 €" alone did not say what the amount is; the header
+    # "Honorar pro UE (45 Min.)" has digits, so the answer's table reader could not take it for one.
+    import docx
+    from docx.oxml.ns import qn
+
+    document = docx.Document()
+    table = document.add_table(rows=3, cols=2)
+    for r, row in enumerate(_fees_table(FEES)):
+        for c, text in enumerate(row):
+            table.cell(r, c).text = text
+    table._tbl.tblPr.find(qn("w:tblLook")).set(qn("w:firstRow"), "1" if header else "0")
+    document.save(tmp_path / "honorar.docx")
+    [page] = extract(tmp_path / "honorar.docx").pages
+    assert page.text == ("| Bereich | Honorar pro UE (45 Min.) |\n|---|---|\n| Allgemeine Kurse | 28,00 € |\n"
+                         "| Sprachen und EDV | 32,00 € |" if header else
+                         "Bereich | Honorar pro UE (45 Min.)\nAllgemeine Kurse | 28,00 €\nSprachen und EDV | 32,00 €")
+
+
+@pytest.mark.parametrize("header", [True, False])
+def test_a_slide_table_with_its_header_row_option_is_read_as_rows_under_a_header(tmp_path, header):
+    import pptx
+    from pptx.util import Inches
+
+    presentation = pptx.Presentation()
+    slide = presentation.slides.add_slide(presentation.slide_layouts[5])
+    table = slide.shapes.add_table(3, 2, Inches(1), Inches(1), Inches(6), Inches(2)).table
+    table.first_row = header
+    for r, row in enumerate(_fees_table(FEES)):
+        for c, text in enumerate(row):
+            table.cell(r, c).text = text
+    presentation.save(tmp_path / "honorar.pptx")
+    [page] = extract(tmp_path / "honorar.pptx").pages
+    assert ("| Sprachen und EDV | 32,00 € |" in page.text) is header
+    assert ("|---|---|" in page.text) is header
+    assert header or "\nSprachen und EDV | 32,00 €" in page.text
 
 
 def test_pptx_slides_are_pages_with_their_notes(tmp_path):
