@@ -1,4 +1,4 @@
-"""JSON as records: an array of objects, an object holding one such array, or JSON Lines.
+"""JSON as records: an array of objects, an object holding such arrays (each a table), or JSON Lines.
 
 Nested objects are flattened to dotted names (``adresse.ort``); an array of plain values
 becomes one value joined by ``; ``, an array of objects numbered names (``preise.1.betrag``).
@@ -67,15 +67,17 @@ def _array_of_objects(value: object) -> bool:
     return isinstance(value, list) and bool(value) and all(isinstance(item, dict) for item in value)
 
 
-def find_table(data: object, stem: str) -> tuple[str, list, dict] | None:
-    """Return (table name, array of objects, the other top-level fields) of a JSON document, or None."""
+def find_tables(data: object, stem: str) -> tuple[list[tuple[str, list]], dict] | None:
+    """Return the tables of a JSON document, each (name, array of objects), and the other top-level fields; None
+    when it holds no array of objects at its top. Every top-level array of objects is a table named by its key: a
+    document of several ("standorte" and "zentrale_dienste" beside the system's name) was one record of
+    numbered names ("standorte.4.adresse.ort"), every branch's fields in one answer (eval/holdout9-de st-03)."""
     if _array_of_objects(data):
-        return stem, data, {}
+        return [(stem, data)], {}
     if isinstance(data, dict):
         arrays = [key for key, value in data.items() if _array_of_objects(value)]
-        if len(arrays) == 1:
-            key = arrays[0]
-            return str(key), data[key], {k: v for k, v in data.items() if k != key}
+        if arrays:
+            return [(str(key), data[key]) for key in arrays], {k: v for k, v in data.items() if k not in arrays}
     return None
 
 
@@ -115,18 +117,21 @@ def _nested_settings(data: object) -> bool:
 
 
 def _document_pages(path: Path, data: object, text_page) -> Iterator[Page]:
-    found = find_table(data, path.stem)
+    found = find_tables(data, path.stem)
     if found is None:
         if _nested_settings(data):
             yield from record_pages(iter(section_records(path.stem, data)))
         else:
             yield text_page()
         return
-    table, items, rest = found
+    tables, rest = found
     if rest:
         yield from record_pages(iter(section_records(path.stem, rest)))
-    records = (r for r in (object_record(table, item) for item in items[:MAX_RECORDS]) if r is not None)
-    yield from record_pages(records)
+    left = MAX_RECORDS
+    for table, items in tables:
+        records = [r for r in (object_record(table, item) for item in items[:left]) if r is not None]
+        left -= len(records)
+        yield from record_pages(iter(records))
 
 
 def jsonl_pages(path: Path) -> Iterator[Page]:

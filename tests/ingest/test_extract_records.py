@@ -162,6 +162,23 @@ def test_json_object_holding_one_array_names_the_table_by_its_key(tmp_path):
         ("produkte", (("nr", "2"), ("name", "B")))]
 
 
+def test_json_object_holding_several_arrays_gives_a_table_for_each(tmp_path):
+    # eval/holdout9-de standorte.json: with two arrays of objects, every branch's fields were one record of
+    # numbered names ("standorte.4.adresse.ort"), and a question about one branch got all of them.
+    path = tmp_path / "bibliothek.json"
+    path.write_text(json.dumps({"system": "Stadtbibliothek", "kontakt": {"telefon": "8820-0"},
+                                "standorte": [{"name": "Ostfeld", "adresse": {"ort": "Falkenried-Ostfeld"}},
+                                              {"name": "Hafenmühle", "barrierefrei": False}],
+                                "schliesstage": ["01.01.", "24.12."],
+                                "dienste": [{"bereich": "Leitung", "person": "Dr. Wendland"}]}))
+    assert [(r.table, r.fields) for r in records(path)] == [
+        ("bibliothek", (("system", "Stadtbibliothek"), ("schliesstage", "01.01.; 24.12."))),
+        ("bibliothek · kontakt", (("telefon", "8820-0"),)),
+        ("standorte", (("name", "Ostfeld"), ("adresse.ort", "Falkenried-Ostfeld"))),
+        ("standorte", (("name", "Hafenmühle"), ("barrierefrei", "false"))),
+        ("dienste", (("bereich", "Leitung"), ("person", "Dr. Wendland")))]
+
+
 def test_json_lines_stream_one_record_a_line(tmp_path):
     for name in ("log.jsonl", "log.json"):  # a .json file of one object a line is JSON Lines too
         path = tmp_path / name
