@@ -135,8 +135,13 @@ def collection_name(noun: Noun, hits: Sequence[Hit], words: Dictionary) -> bool:
 def named_tools(question: str, words: Dictionary) -> list[str]:
     """The programs a question names after "mit", "bei", "per" or "via" ("Wie benenne ich mit mv eine Datei
     um?"): lower-case words that are no stop word and no German word of the list."""
-    return [m.group(1) for m in _TOOL.finditer(question)
-            if not stop_word(m.group(1)) and not words.knows(m.group(1))]
+    return [word for word in tool_words(question) if not words.knows(word)]
+
+
+def tool_words(question: str) -> list[str]:
+    """The lower-case words after "mit", "bei", "per" or "via" that are no stop word: a program's name, or a
+    word of the list ("mit tee", "bei stat", but also "mit wenig")."""
+    return [m.group(1) for m in _TOOL.finditer(question) if not stop_word(m.group(1))]
 
 
 def unheld_tool(question: str, hits: Sequence[Hit], words: Dictionary) -> bool:

@@ -79,3 +79,20 @@ def test_a_surname_after_a_title_names_the_one_document_that_holds_it():
     assert named_by_name("Wann hat Feddersen Sprechstunde?", hits, words) == set()   # no title: any capitalised word
     assert named_by_name("Wann hat Frau Japan Sprechstunde?", hits, words) == {4}     # titled: a person, one holder
     assert named_by_name("Wann hat Herr Kassel Sprechstunde?", hits, words) == set()  # a word of the list
+
+
+def test_a_program_the_question_names_names_its_manual():
+    from irisrag.rag.named_records import named_by_tool
+    manual = Hit(8, 1, 0, None, "TEE(1) Dienstprogramme für Benutzer TEE(1)\n\nBEZEICHNUNG\ntee - Von Standardeingabe "
+                 "lesen und in Standardausgabe und Dateien schreiben", 0.3, 0)
+    options = Hit(8, 1, 1, None, "-a, --append\nan angegebene DATEIen anhängen, nicht überschreiben", 0.3, 1)
+    split = Hit(6, 1, 0, None, "BEZEICHNUNG\nsplit - Eine Datei in Stücke teilen", 0.3, 2)
+    mentions = Hit(3, 1, 0, None, "Mit tee schreibt man die Ausgabe zugleich in eine Datei; siehe tee(1).", 0.3, 3)
+    hits = [manual, options, split, mentions]
+    question = "Ich leite die Ausgabe mit tee in eine Logdatei um. Wie hänge ich hinten an?"
+    assert named_by_tool(question, hits) == {8}       # "tee" is a word of the list too ("Tee"): the title tells
+    assert named_by_tool("Wie teile ich bei split eine Datei?", hits) == {6}
+    assert named_by_tool("Wie teile ich eine Datei mit tee?", [mentions]) == set()     # mentioned, no manual
+    assert named_by_tool("Wie zähle ich mit wc die Wörter?", hits) == set()            # no candidate's manual
+    assert named_by_tool("Wie trinke ich Tee mit dem Kollegen?", hits) == set()        # no program named
+    assert 8 in named_documents(terms(question), hits, question)
