@@ -33,6 +33,7 @@ MAX_FIELDS = 256          # fields kept per record; the rest are dropped
 MAX_NAME_CHARS = 120
 MAX_VALUE_CHARS = 4000
 MAX_TABLE_CHARS = 200
+SHORT_KEY_CHARS = 12      # a key value this short (a code, a number) is repeated with the next field (split_record)
 _WHITESPACE = re.compile(r"\s+")
 
 
@@ -121,9 +122,15 @@ def parse_records(text: str) -> RecordChunk | None:
 
 def split_record(record: Record, size: int) -> list[str]:
     """Return the chunk texts of a record longer than ``size``: cut between fields (a field too
-    long for a chunk between words), every piece after the first repeating the table line and the key field."""
+    long for a chunk between words), every piece after the first repeating the table line and the key field.
+
+    A key of a short code or number ("kuerzel: HM", "Nr.: 3") does not say which record a piece belongs to, so
+    the field after it (the name) is repeated too: the piece holding "hinweise_barrierefreiheit: Eingang über
+    drei Stufen" of the branch "Stadtteilbibliothek Hafenmühle" did not name the branch (eval/holdout9-de st-05)."""
     head = TABLE_PREFIX + record.table
-    key = _shortened(record.lines[0], max(size // 4, 40))
+    keys = record.lines[:2] if len(record.lines) > 2 and len(_value(record.lines[0])) <= SHORT_KEY_CHARS \
+        else record.lines[:1]
+    key = "\n".join(_shortened(line, max(size // 4, 40)) for line in keys)
     room = max(size - len(head) - len(key) - 2, 40)
     pieces: list[str] = []
     current: list[str] = []
@@ -135,6 +142,10 @@ def split_record(record: Record, size: int) -> list[str]:
             current.append(part)
     pieces.append(head + "\n" + "\n".join(current))
     return pieces
+
+
+def _value(line: str) -> str:
+    return line.partition(SEPARATOR)[2].strip()
 
 
 def _shortened(line: str, limit: int) -> str:

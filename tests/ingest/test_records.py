@@ -100,3 +100,15 @@ def test_a_record_longer_than_a_chunk_is_cut_between_fields_repeating_table_and_
     assert notiz.split() == ["sehr"] * 120  # a too long field is cut between words, nothing lost
     chunks = list(chunk_pages(record_pages(iter([record])), 200, 40))
     assert [c.text for c in chunks] == pieces
+
+
+def test_a_short_key_is_repeated_with_the_next_field_in_every_piece():
+    # eval/holdout9-de st-05: "kuerzel: HM" alone did not say which branch the second piece belongs to.
+    fields = [("kuerzel", "HM"), ("name", "Stadtteilbibliothek Hafenmühle"),
+              *((f"feld {n}", "wert " * 12) for n in range(12))]
+    pieces = [parse_records(p).records[0] for p in split_record(make_record("standorte", fields), 250)]
+    assert len(pieces) > 2
+    assert all(p[:2] == (("kuerzel", "HM"), ("name", "Stadtteilbibliothek Hafenmühle")) for p in pieces)
+    named = [("name", "Stadtteilbibliothek Hafenmühle"), *fields[2:]]   # a long key: repeated alone
+    later = [parse_records(p).records[0] for p in split_record(make_record("standorte", named), 250)][1:]
+    assert later and all(p[0] == named[0] and p[1][0] != "kuerzel" and p[1] != named[1] for p in later)
