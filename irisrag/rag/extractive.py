@@ -34,8 +34,9 @@ from __future__ import annotations
 import html
 import logging
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from functools import partial
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
@@ -91,13 +92,28 @@ def lexical_share(question_terms: frozenset[str], text: str, alternates: Mapping
     compound's head (``heads``: "Ausweis" for "Werksausweis", ``compounds.head_alternates``) counts HEAD_CREDIT."""
     if not question_terms:
         return 0.0
+    found, headed = _found(question_terms, text, alternates, heads)
+    return (sum(map(term_weight, found)) + HEAD_CREDIT * sum(term_weight(t) for t in headed if t in question_terms)) \
+        / sum(map(term_weight, question_terms))
+
+
+def shared_terms(question_terms: frozenset[str], text: str, alternates: Mapping[str, str] | None = None,
+                 heads: Mapping[str, str] | None = None) -> frozenset[str]:
+    """The question's terms the text holds, as ``lexical_share`` counts them (a compound's head too)."""
+    if not question_terms:
+        return frozenset()
+    found, headed = _found(question_terms, text, alternates, heads)
+    return frozenset(found | (headed & question_terms))
+
+
+def _found(question_terms: frozenset[str], text: str, alternates: Mapping[str, str] | None,
+           heads: Mapping[str, str] | None) -> tuple[set[str], set[str]]:
     words = terms(text) | month_terms(text)   # "im Juli" and 2027-07-03 (months.py)
     folded = _WORDS.findall(fold_accents(text.casefold())) if alternates or heads else []
     other = {alternates[w] for w in folded if w in alternates} if alternates else set()
     found = {t for t in question_terms if t in words or t in other or any(inflected(t, w) for w in words)}
     headed = {heads[w] for w in folded if w in heads} - found if heads else set()
-    return (sum(map(term_weight, found)) + HEAD_CREDIT * sum(term_weight(t) for t in headed if t in question_terms)) \
-        / sum(map(term_weight, question_terms))
+    return found, headed
 
 
 def inflected(term: str, word: str) -> bool:
@@ -138,6 +154,51 @@ def candidates(context: Context) -> list[tuple[Unit, int]]:
                 seen.add(key)
                 found.append((unit, chunk.position))
     return _without_fragments(found)
+
+
+def whole_records(context: Context) -> dict[tuple, str]:
+    """The records split across the context's chunks, joined (``joined_records``), by ``record_key``."""
+    documents = {chunk.position: chunk.hit.document_id for chunk in context.chunks}
+    found = [(unit, chunk.position) for chunk in context.chunks for unit in record_units(chunk.hit.text)]
+    wholes: dict[tuple, str] = {}
+    for unit, position in joined_records(found, documents):
+        wholes.setdefault(record_key(unit.text, documents.get(position, 0)), unit.text)
+    return wholes
+
+
+def record_key(text: str, document: int) -> tuple | None:
+    """A record unit's document, table and key field; None for other text."""
+    record = record_fields.parse(text)
+    return (document, record[0], record[1][0]) if record and record[1] else None
+
+
+def joined_records(found: list[tuple[Unit, int]], documents: Mapping[int, int]) -> list[tuple[Unit, int]]:
+    """Join the pieces of a record split across chunks (``ingest.records.split_record``: each piece repeats the
+    key) into the first piece's unit. The answer shows a chosen piece as the whole record it belongs to
+    (``compose``), so its fields are chosen from all of them: a branch's "hinweise_barrierefreiheit" sat in the
+    second piece, and the answer showed the first without it (eval/holdout9-de st-05). The pieces are scored
+    apart: joined, a long record held more of the question's words than the sentence that answers (eval/
+    holdout7-de ho-04). A piece joins when it comes from the same document and table, has the same key field
+    and none of its other fields' names is the first piece's (another record of the table has the same names)."""
+    joined: list[tuple[Unit, int]] = []
+    first: dict[tuple, int] = {}
+    for unit, position in found:
+        record = record_fields.parse(unit.text) if unit.kind == UNIT_TABLE else None
+        if record is None or not record[1]:
+            joined.append((unit, position))
+            continue
+        title, fields = record
+        key = (documents.get(position), title, fields[0])
+        if key in first:
+            earlier, at = joined[first[key]]
+            known = record_fields.parse(earlier.text)[1]
+            new = [field for field in fields if field not in known]
+            if new and not {name for name, _ in new} & {name for name, _ in known}:
+                joined[first[key]] = (replace(earlier, text=record_fields.table(title, [*known, *new])), at)
+                continue
+        first.setdefault(key, len(joined))
+        joined.append((unit, position))
+    return joined
 
 
 def marked_navigation(chunk: ContextChunk) -> bool:
@@ -377,10 +438,10 @@ def compose(question: str, context: Context, embedder: Embedder | None, *, budge
     scored = score_units(question, context, embedder)
     chosen = select(scored, adaptive_budget(scored) if budget is None else budget)
     question_terms = context.terms or terms(question)
-    shown_fields = _record_view(question, question_terms, context)
+    shown_fields = _record_view(question, question_terms, context, embedder)
     blocks: list[str] = []
-    for item, limit in chosen:
-        text = shown_fields(item.unit.text) if item.unit.kind in WHOLE else shorten(item.unit.text, question_terms, limit)
+    for item, limit, whole in _with_whole_records(chosen, context):
+        text = shown_fields(whole) if item.unit.kind in WHOLE else shorten(item.unit.text, question_terms, limit)
         line = _line(item, text)
         if item.unit.kind == UNIT_ITEM and blocks and blocks[-1].lstrip().startswith(("-", "*", "+")) \
                 and "\n" not in blocks[-1]:
@@ -390,14 +451,45 @@ def compose(question: str, context: Context, embedder: Embedder | None, *, budge
     return "\n\n".join(blocks)
 
 
-def _record_view(question: str, question_terms: frozenset[str], context: Context) -> Callable[[str], str]:
+def _with_whole_records(chosen: Sequence[tuple[Scored, int]], context: Context) -> Iterator[tuple[Scored, int, str]]:
+    """The chosen units with the text to show: a piece of a split record as the whole record (``joined_records``),
+    once, however many of its pieces were chosen; any other unit as it is."""
+    wholes, shown = whole_records(context), set()
+    for item, limit in chosen:
+        key = record_key(item.unit.text, item.document) if item.unit.kind == UNIT_TABLE else None
+        whole = wholes.get(key, item.unit.text) if key is not None else item.unit.text
+        whole = whole if _within(item.unit.text, whole) else item.unit.text
+        if whole not in shown:
+            shown.add(whole)
+            yield item, limit, whole
+
+
+def _within(piece: str, whole: str) -> bool:
+    """Tell whether every field of a record piece is a field of the joined record (a piece of it, not another)."""
+    return set(record_fields.parse(piece)[1]) <= set(record_fields.parse(whole)[1]) if piece != whole else True
+
+
+def _record_view(question: str, question_terms: frozenset[str], context: Context,
+                 embedder: Embedder | None = None) -> Callable[[str], str]:
     """Return how a table unit is shown: a long record as the fields that answer (``record_fields``), other text as is."""
     kinds = span_kinds.asked_kinds(question)
     named = record_fields.field_terms(question, question_terms)
-    matches = lambda text: lexical_share(named, text, context.alternates, context.heads) > 0  # noqa: E731
-    return lambda text: record_fields.shown(text, matches, kinds)
+    matches = lambda text: shared_terms(named, text, context.alternates, context.heads)  # noqa: E731
+    similarity = partial(_field_similarity, question, embedder) if embedder is not None else None
+    return lambda text: record_fields.shown(text, matches, kinds, similarity)
 
 
+def _field_similarity(question: str, embedder: Embedder, texts: list[str], record: str) -> np.ndarray | None:
+    """Each field's cosine to the question's words the record does not hold, not even inside a longer word
+    ("Bibliothek" in "Stadtteilbibliothek"; ``record_fields``, step 3); None when the record holds every content
+    word ("Bis wann hat die Bibliothek im Kornspeicher samstags auf?": the matching fields answer)."""
+    held, folded = terms(record), fold_accents(record.casefold())
+    rest = " ".join(word for word in _QUESTION_WORDS.findall(question)
+                    if not any(t in held or (len(t) >= INSIDE_MIN_CHARS and t in folded) for t in terms(word)))
+    return semantic(rest, texts, embedder) if terms(rest) else None
+
+
+_QUESTION_WORDS = re.compile(r"\w[\w-]*")
 _TAG = re.compile(r"(<[^>]*>)")
 _WORD = re.compile(r"(?<![&#\w])[^\W_]+")  # not the name of an entity (&amp; &#x27;)
 
