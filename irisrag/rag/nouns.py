@@ -132,6 +132,27 @@ def collection_name(noun: Noun, hits: Sequence[Hit], words: Dictionary) -> bool:
     return len(holding) >= max(COLLECTION_DOCUMENTS, COLLECTION_SHARE * len(documents))
 
 
+def beyond_collection(question_terms: frozenset[str], hits: Sequence[Hit]) -> bool:
+    """Tell whether a question asks, beside the collection's own names, only for words no candidate holds.
+
+    A collection term is one COLLECTION_SHARE of the candidates' documents hold (COLLECTION_DOCUMENTS at least):
+    the organisation, its town, its branches ("Falkenried", "Stadtbibliothek", "VHS"). When every other term of
+    the question (the term bridge's words included) is in no candidate at all, the documents only name what the
+    question is about: "Wann wurde die Stadtbibliothek Falkenried gegründet?" ("gegründet" nowhere) was answered
+    with the annual report's preface, "Gibt es bei Lindwerk ein Jobrad?" with the company's name. Measured on the
+    ten libraries: six off-topic questions refused, no right answer lost (docs/evaluation.md, seventh session)."""
+    documents = {hit.document_id for hit in hits}
+    if not question_terms or not documents:
+        return False
+    holders: dict[str, set[int]] = {t: set() for t in question_terms}
+    for hit in hits:
+        for term in match(question_terms, hit.lexical_text).terms:
+            holders[term].add(hit.document_id)
+    common = {t for t, held in holders.items() if len(held) >= max(COLLECTION_DOCUMENTS, COLLECTION_SHARE * len(documents))}
+    asked = [t for t in question_terms if t not in common]
+    return bool(common) and bool(asked) and not any(holders[t] for t in asked)
+
+
 def named_tools(question: str, words: Dictionary) -> list[str]:
     """The programs a question names after "mit", "bei", "per" or "via" ("Wie benenne ich mit mv eine Datei
     um?"): lower-case words that are no stop word and no German word of the list."""

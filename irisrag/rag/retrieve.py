@@ -279,7 +279,8 @@ def build_context(
             english = option_names.asked_words(question, settings.bridge.word_list())
             kept = Context(question, areas, chunks, (), (), {}, question_terms, bridged, (), alternates, english,
                            heads(question, settings), manuals)
-            if not holds_answer(kept, embedder, query_vector, settings):
+            if not holds_answer(kept, embedder, query_vector, settings) \
+                    or names_only(kept, hits, settings, mode or settings.mode, store):
                 candidates, chunks = [replace(c, kept=False, gate=GATE_EVIDENCE) for c in candidates], ()
         with timer.stage("sources"):
             sources = found_sources(candidates, question_terms, settings)
@@ -301,6 +302,17 @@ def holds_answer(context: Context, embedder: QueryEmbedder, query_vector: np.nda
     if any(chunk.hit.document_id in context.manuals for chunk in context.chunks):
         return True
     return not extractive.unanswered(context.question, context, embedder, query_vector)
+
+
+def names_only(context: Context, hits: Sequence[Hit], settings: RetrievalSettings, mode: str,
+               store: ChunkSearch) -> bool:
+    """Tell whether the candidates hold only the collection's names of what the question asks
+    (``nouns.beyond_collection``), under the rule ``evidence`` and where the full-text leg searched the areas
+    (as ``unknown_nouns``); a context holding a named program's manual is on topic."""
+    if not context.chunks or settings.gate.rule != "evidence" or mode == "vector" \
+            or not hasattr(store, "search_fulltext") or context.manuals:
+        return False
+    return nouns.beyond_collection(context.terms, hits)
 
 
 def heads(question: str, settings: RetrievalSettings) -> dict[str, str]:

