@@ -135,9 +135,15 @@ def table_lines(rows: Sequence[str]) -> list[str]:
     ``field: value`` lines, any other table a line per row of ``header: value`` pairs."""
     header, body = _cells(rows[0]), [_cells(row) for row in rows[2:]]
     if not any(header[1:]):
-        return [header[0], *(f"{row[0]}: {' '.join(row[1:]).strip()}" for row in body if row)]
+        return [header[0], *(_field_line(row) for row in body if row)]
     return [" · ".join(f"{name}: {value}" if name else value for name, value in zip(header, row, strict=False) if value)
             for row in body]
+
+
+def _field_line(row: list[str]) -> str:
+    """A record's row as ``field: value``; a row without a value (the ``…`` of fields left out) as its name."""
+    value = " ".join(row[1:]).strip()
+    return f"{row[0]}: {value}" if value else row[0]
 
 
 def _untabled(lines: list[str]) -> list[str]:

@@ -107,6 +107,8 @@ def test_answer_passages_reach_the_model_without_markdown_escapes():
 def test_terminal_shows_a_record_as_field_value_lines_and_a_table_row_with_its_header():
     record = to_terminal("| besprechungsraeume | |\n|---|---|\n| raum | Ems |\n| plaetze | 40 |\n\n[1]")
     assert record == "besprechungsraeume\nraum: Ems\nplaetze: 40\n\n[1]"
+    trimmed = to_terminal("| standorte | |\n|---|---|\n| kuerzel | HM |\n| … |  |\n\n[1]")   # fields left out
+    assert trimmed == "standorte\nkuerzel: HM\n…\n\n[1]"
     rows = to_terminal("| Gericht | Preis |\n|---|---|\n| Tagesgericht | 4,20 € |\n| Salat \\| Suppe | |")
     assert rows == "Gericht: Tagesgericht · Preis: 4,20 €\nGericht: Salat | Suppe"
     assert to_terminal("a | b\nkein | Rahmen") == "a | b\nkein | Rahmen"   # bars without a rule: no table
