@@ -489,12 +489,14 @@ def _field_similarity(question: str, embedder: Embedder, texts: list[str], recor
     ("Bibliothek" in "Stadtteilbibliothek"; ``record_fields``, step 3); None when the record holds every content
     word ("Bis wann hat die Bibliothek im Kornspeicher samstags auf?": the matching fields answer)."""
     held, folded = terms(record), fold_accents(record.casefold())
+    folded += " " + _UMLAUT_SPELLED.sub(lambda m: m.group(1), folded)   # "stoerungen" of a key or path: "storungen"
     rest = " ".join(word for word in _QUESTION_WORDS.findall(question)
                     if not any(t in held or (len(t) >= INSIDE_MIN_CHARS and t in folded) for t in terms(word)))
     return semantic(rest, texts, embedder) if terms(rest) else None
 
 
 _QUESTION_WORDS = re.compile(r"\w[\w-]*")
+_UMLAUT_SPELLED = re.compile(r"([aou])e")
 _TAG = re.compile(r"(<[^>]*>)")
 _WORD = re.compile(r"(?<![&#\w])[^\W_]+")  # not the name of an entity (&amp; &#x27;)
 

@@ -22,7 +22,8 @@ json-01) shows, in the record's own order and within ``RECORD_CHARS`` where the 
    only name and count,
 6. the fields that share only the terms of the first two: the record's name again (the place, the e-mail
    address that repeat "Hafenmühle"); not a list (the equipment of "Zentralbibliothek im Kornspeicher" that
-   names a "Bibliothek der Dinge": eval/holdout9-de st-01),
+   names a "Bibliothek der Dinge": eval/holdout9-de st-01); a path or an address matches as no field
+   ("Störung" in ``/netze/stoerungen/2026/ST-2026-0311.pdf``),
 
 and a last row ``…`` that says fields were left out; the whole record is one click away in the viewer.
 A number the question names only inside a code ("ST-2026-0311") matches no field by itself: the
@@ -42,6 +43,7 @@ SIMILAR_FIELDS = 2
 LIST_JOIN, LIST_ITEMS = "; ", 5   # a value of this many items joined so (a JSON list: ingest.extract_json) is no prose
 OMITTED = "…"
 _BAR = re.compile(r"(?<!\\)\|")
+_PATH_VALUE = re.compile(r"\S*/\S*")
 _CODE = re.compile(r"(?=[\w./-]*[^\W\d_])(?=[\w./-]*\d)\w+(?:[./-]\w+)+")   # letters and digits joined: ST-2026-0311
 
 Fields = Sequence[tuple[str, str]]
@@ -91,9 +93,9 @@ def chosen(fields: Fields, matches: Matches, kinds: frozenset[str], similarity: 
     matching = [i for i, found in enumerate(shared) if found]
     kept = {0, *matching[:1]}
     named = fold_accents(" ".join(f"{fields[i][0]} {fields[i][1]}" for i in kept).casefold())
-    telling = [i for i in matching[1:] if any(term not in named for term in shared[i])]
+    telling = [i for i in matching[1:] if any(term not in named for term in shared[i]) and not _path(fields[i][1])]
     used = sum(_size(fields[i]) for i in kept)
-    repeating = [i for i in matching[1:] if not _list(fields[i][1])]
+    repeating = [i for i in matching[1:] if not _list(fields[i][1]) and not _path(fields[i][1])]
     for i in _similar(fields, kept, similarity) + telling + _by_priority(fields, kinds) + repeating:
         if i not in kept and used + _size(fields[i]) <= RECORD_CHARS:
             kept.add(i)
@@ -121,6 +123,12 @@ def _by_priority(fields: Fields, kinds: frozenset[str]) -> list[int]:
     held = [i for i, (_, value) in enumerate(fields) if kinds and span_kinds.holds(kinds, value)]
     prose = [i for i, (_, value) in enumerate(fields) if len(value.split()) >= PROSE_WORDS and not _list(value)]
     return held + [i for i in prose if i not in held]
+
+
+def _path(value: str) -> bool:
+    """Tell whether a value is a path or an address ("/netze/stoerungen/2026/ST-2026-0311.pdf"): a word of the
+    question inside it ("Störung") says little of what the field holds."""
+    return bool(_PATH_VALUE.fullmatch(value))
 
 
 def _list(value: str) -> bool:

@@ -131,3 +131,11 @@ def test_fields_that_only_repeat_the_record_s_name_come_last():
     matches = lambda text: frozenset(t for t in asked if t in text.lower().replace("ß", "ss"))  # noqa: E731
     kept = record_fields.chosen(fields, matches, frozenset({"time"}))
     assert {0, 1, 6} <= kept and 8 not in kept     # the Saturday hours; not the equipment list
+
+
+def test_a_question_word_inside_a_path_is_no_match_worth_showing():
+    # The whole incident record (joined from its pieces) showed "bericht.pfad" for "Störung" in the path.
+    def matches(text):
+        return frozenset({"ostheid"} if "Ostheide" in text else ()) | frozenset({"storung"} if "stoerungen" in text else ())
+    kept = record_fields.chosen(INCIDENT, matches, frozenset())
+    assert 3 in kept and 19 not in kept
