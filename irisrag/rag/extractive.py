@@ -34,9 +34,9 @@ from __future__ import annotations
 import html
 import logging
 import re
-from functools import partial
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
