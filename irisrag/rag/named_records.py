@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from irisrag.ingest.records import parse_records
-from irisrag.rag.lexical import match, terms
+from irisrag.rag.lexical import match, stop_word, terms
 from irisrag.rag.nouns import question_nouns, tool_words
 
 if TYPE_CHECKING:
@@ -52,6 +52,7 @@ MAX_VALUE_TERMS = 3
 _DIGIT = re.compile(r"(?<![\w.,])\d(?![\w.,])")
 MIN_KEY_CHARS = 5
 MIN_NAME_LETTERS = 5
+_LOWER = re.compile(r"(?<![\w-])([a-z][a-z0-9._+-]*[a-z0-9])(?![\w-])")
 _PERSON = re.compile(r"\b(?:Herrn?|Frau)\s+([A-ZÄÖÜ][\w-]+)")   # "Herr Feddersen"
 
 
@@ -68,12 +69,18 @@ def named_documents(question_terms: frozenset[str], hits: Sequence[Hit], questio
 def named_by_tool(question: str, hits: Sequence[Hit]) -> frozenset[int]:
     """The documents among the candidates that are the manual of a program the question names (see above); the
     name may be a word of the list ("tee", "split", "stat"): the manual's title tells it is a program."""
-    tools = tool_words(question)
+    tools = list(dict.fromkeys([*tool_words(question), *lower_words(question)]))
     if not tools:
         return frozenset()
     title = re.compile("|".join(rf"^(?:{re.escape(t)}\s+[-–]\s|{re.escape(t.upper())}\(\d)" for t in tools),
                        re.MULTILINE)
     return frozenset(hit.document_id for hit in hits if title.search(hit.text))
+
+
+def lower_words(question: str) -> list[str]:
+    """The question's lower-case words that are no stop word: a program may be named anywhere ("Wie sage ich cut,
+    dass …?", "Reicht rm dafür?"); only a candidate manual's title or name line makes one a program's name."""
+    return [w for w in _LOWER.findall(question) if not stop_word(w)]
 
 
 def named_by_name(question: str, hits: Sequence[Hit], words: Dictionary | None) -> frozenset[int]:

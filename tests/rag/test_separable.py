@@ -10,6 +10,20 @@ def test_the_finite_verb_and_the_closing_particle_give_the_joined_stem():
     assert separable.split_verb("Wie melde ich mich beim VPN an?") == ("melde", "an", "anmeld")
 
 
+def test_only_the_last_sentence_splits_a_verb():
+    q = "Ich leite die Ausgabe mit tee in eine Logdatei um, aber sie wird überschrieben. Wie hänge ich hinten an?"
+    assert separable.split_verb(q) == ("hänge", "an", "anhang")        # not "leite", the first sentence's verb
+    assert separable.last_sentence(q) == "Wie hänge ich hinten an?"
+    assert separable.last_sentence("Wie geht das?") == "Wie geht das?"
+
+
+def test_the_infinitives_keep_the_umlaut_and_fold_it():
+    assert separable.infinitives("Wie hänge ich hinten an?") == ("anhängen", "anhangen")
+    assert separable.infinitives("Welcher Befehl fährt das System herunter?") == ("herunterfähren", "herunterfahren")
+    assert separable.infinitives("Wie zeige ich alle Prozesse an?") == ("anzeigen",)
+    assert separable.infinitives("Wer ist da?") == ()
+
+
 def test_a_question_without_a_closing_particle_or_verb_has_none():
     assert separable.split_verb("Wie kann ich das System herunterfahren?") is None
     assert separable.split_verb("Wer ist der Ansprechpartner?") is None

@@ -48,6 +48,13 @@ def test_a_how_to_question_asks_for_a_command():
         assert "command" not in asked_kinds(question), question
 
 
+def test_the_how_to_may_follow_a_sentence_of_background():
+    question = "Ich leite die Ausgabe in eine Logdatei um, aber sie wird überschrieben. Wie hänge ich hinten an?"
+    assert asked_kinds(question) == {"command"}
+    assert "command" not in asked_kinds("Die Datei ist groß. Wie viele Zeilen hat sie?")
+    assert "command" not in asked_kinds("Ich weiß nicht, wie man das macht")   # no sentence opens with it
+
+
 def test_a_thing_and_its_name_is_no_person():
     sentence = "2015 eröffnete die Niederlassung Hamburg im Stadtteil Billbrook, 2021 die Niederlassung München."
     assert not holds({"person"}, sentence) and not holds({"person"}, "Sie leitet seit 2020 Abteilung Vertrieb.")
