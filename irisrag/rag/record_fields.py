@@ -17,6 +17,9 @@ json-01) shows, in the record's own order and within ``RECORD_CHARS`` where the 
 3. the other fields that share a question term the first two do not hold, not even inside a word (``Ostheide``,
    ``Strom``, ``samstag``; "Bibliothek" is inside "Zentralbibliothek"),
 4. the fields holding the kind of span the question asks for (``span_kinds``: the date for "Wann"),
+   unless a field that shares a question term holds it: "Bis wann hat die Bibliothek im Kornspeicher samstags
+   auf?" is answered by ``oeffnungszeiten.samstag: 10:00–14:00``, and the other days' hours only filled the
+   table (eval/holdout9-de st-01); then neither these nor the prose fields are shown,
 5. the fields of prose (``PROSE_WORDS`` words or more: a description, a cause, a remark; not a list of
    ``LIST_ITEMS`` items or more, such as a branch's equipment), which say why and how where the other fields
    only name and count,
@@ -96,7 +99,9 @@ def chosen(fields: Fields, matches: Matches, kinds: frozenset[str], similarity: 
     telling = [i for i in matching[1:] if any(term not in named for term in shared[i]) and not _path(fields[i][1])]
     used = sum(_size(fields[i]) for i in kept)
     repeating = [i for i in matching[1:] if not _list(fields[i][1]) and not _path(fields[i][1])]
-    for i in _similar(fields, kept, similarity) + telling + _by_priority(fields, kinds) + repeating:
+    answered = kinds and any(span_kinds.holds(kinds, fields[i][1]) for i in matching if i)
+    fill = [] if answered else _by_priority(fields, kinds)
+    for i in _similar(fields, kept, similarity) + telling + fill + repeating:
         if i not in kept and used + _size(fields[i]) <= RECORD_CHARS:
             kept.add(i)
             used += _size(fields[i])

@@ -139,3 +139,18 @@ def test_a_question_word_inside_a_path_is_no_match_worth_showing():
         return frozenset({"ostheid"} if "Ostheide" in text else ()) | frozenset({"storung"} if "stoerungen" in text else ())
     kept = record_fields.chosen(INCIDENT, matches, frozenset())
     assert 3 in kept and 19 not in kept
+
+
+def test_a_matching_field_of_the_asked_kind_leaves_the_other_fields_of_that_kind_out():
+    branch = [("kuerzel", "ZB"), ("name", "Zentralbibliothek im Kornspeicher"),
+              *[(f"oeffnungszeiten.{day}", "10:00–19:00") for day in ("dienstag", "mittwoch", "donnerstag", "freitag")],
+              ("oeffnungszeiten.samstag", "10:00–14:00"), ("rueckgabeautomat.ort", "Eingang Kornmarkt, links"),
+              ("rueckgabeautomat.zeiten", "rund um die Uhr"), ("parken", "Parkhaus Kornmarkt, erste Stunde frei"),
+              ("ausstattung", "Lesecafé; Makerspace; Bibliothek der Dinge; Gruppenräume; Kornboden")]
+    asked = terms("Bis wann hat die Bibliothek im Kornspeicher samstags auf?") | {"samstag"}
+    kept = record_fields.chosen(branch, lambda text: terms(text) & asked, frozenset({"time"}))
+    assert {0, 1, 6} <= kept                      # the key, the name, Saturday's hours
+    assert not {2, 3, 4, 5} & kept                # not the other days' hours, which hold times too
+    unmatched = record_fields.chosen(branch, lambda text: terms(text) & terms("Wann ist ZB offen?"),
+                                     frozenset({"time"}))
+    assert {2, 3} <= unmatched                    # no matching field holds a time: the times answer
