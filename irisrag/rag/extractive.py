@@ -283,7 +283,7 @@ def score_units(question: str, context: Context, embedder: Embedder | None,
                                      + RANK / position - (PARTIAL_PENALTY if unit.partial else 0.0)
                                      + span_kinds.bonus(kinds, unit.text) + definitions.bonus(defined, unit.text)
                                      + option_names.bonus(context.english, unit.text)
-                                     - option_names.header_penalty(context.english, unit.text)
+                                     - option_names.header_penalty(context.english, unit.text, question)
                                      + definitions.overview(kinds, unit.text)
                                      + (KEY_BONUS if row_key(unit) in keys else 0.0)
                                      + (MANUAL_BONUS if documents.get(position) in context.manuals else 0.0)),

@@ -85,3 +85,12 @@ def test_a_manual_s_name_line_and_synopsis_lose_in_a_how_to_answer():
     assert option_names.header_penalty(asked, "-k --keep Eingabedateien behalten") == 0.0
     assert option_names.header_penalty(asked, "Die Datei - wie gesagt - bleibt.") == 0.0
     assert option_names.header_penalty(frozenset(), "touch - Zeitstempel ändern") == 0.0   # not a how-to question
+
+
+def test_help_and_version_lose_unless_asked_for():
+    asked = frozenset({"append", "version"})
+    version = "--version gibt Versionsinformationen aus und beendet das Programm."
+    assert option_names.header_penalty(asked, version, "Wie hänge ich die Ausgabe an?") == option_names.HEADER_PENALTY
+    assert option_names.header_penalty(asked, "--help zeigt Hilfeinformationen an", "Wie hänge ich an?") > 0
+    assert option_names.header_penalty(asked, version, "Wie zeige ich die Version an?") == 0.0
+    assert option_names.header_penalty(asked, "--help zeigt Hilfe an", "Wo bekomme ich Hilfe?") == 0.0
