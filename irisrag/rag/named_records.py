@@ -27,8 +27,8 @@ person's name and counts as a product's does: "Wann hat Herr Feddersen
 Sprechstunde?" names the one contact record that holds "Feddersen", whose English key
 ``office_hours`` shares no word with the question (evidence 0.31; eval/holdout8-de ap-04).
 
-A program the question names ("mit tee", "bei stat": ``nouns.tool_words``) names the documents that are its
-manual: a candidate chunk holds the manual's title ("TEE(1)") or its name line ("tee - Von Standardeingabe
+A program the question names ("mit tee", "bei stat": ``nouns.tool_words``; or any lower-case word of it that is
+no stop word, "Wie sage ich cut, dass …?": ``lower_words``) names the documents that are its manual: a candidate chunk holds the manual's title ("TEE(1)") or its name line ("tee - Von Standardeingabe
 lesen …") at a line's start. A question about a manual in everyday words shares few words with the option that
 answers it ("Ich leite die Ausgabe mit tee in eine Logdatei um, aber die wird jedes Mal überschrieben. Wie hänge
 ich stattdessen hinten an?" for "-a, --append"), and its evidence stayed under the bar (0.50 against 0.58 with
