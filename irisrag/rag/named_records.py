@@ -27,9 +27,9 @@ person's name and counts as a product's does: "Wann hat Herr Feddersen
 Sprechstunde?" names the one contact record that holds "Feddersen", whose English key
 ``office_hours`` shares no word with the question (evidence 0.31; eval/holdout8-de ap-04).
 
-A program the question names ("mit tee", "bei stat": ``nouns.tool_words``; or any lower-case word of it that is
-no stop word, "Wie sage ich cut, dass …?": ``lower_words``) names the documents that are its manual: a candidate chunk holds the manual's title ("TEE(1)") or its name line ("tee - Von Standardeingabe
-lesen …") at a line's start. A question about a manual in everyday words shares few words with the option that
+A program the question names ("mit tee", "bei stat", or any lower-case word of it that is no stop word: "Wie sage
+ich cut, dass …?"; ``lower_words``) names the documents that are its manual: a candidate chunk holds the manual's
+title ("TEE(1)") or its name line ("tee - Von Standardeingabe lesen …") at a line's start. A question about a manual in everyday words shares few words with the option that
 answers it ("Ich leite die Ausgabe mit tee in eine Logdatei um, aber die wird jedes Mal überschrieben. Wie hänge
 ich stattdessen hinten an?" for "-a, --append"), and its evidence stayed under the bar (0.50 against 0.58 with
 the unknown noun "Logdatei"; eval/holdout9-de tee-01).
@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 
 from irisrag.ingest.records import parse_records
 from irisrag.rag.lexical import match, stop_word, terms
-from irisrag.rag.nouns import question_nouns, tool_words
+from irisrag.rag.nouns import question_nouns
 
 if TYPE_CHECKING:
     from irisrag.rag.dictionary import Dictionary
@@ -69,7 +69,7 @@ def named_documents(question_terms: frozenset[str], hits: Sequence[Hit], questio
 def named_by_tool(question: str, hits: Sequence[Hit]) -> frozenset[int]:
     """The documents among the candidates that are the manual of a program the question names (see above); the
     name may be a word of the list ("tee", "split", "stat"): the manual's title tells it is a program."""
-    tools = list(dict.fromkeys([*tool_words(question), *lower_words(question)]))
+    tools = list(dict.fromkeys(lower_words(question)))   # "mit tee" (nouns.tool_words) among them
     if not tools:
         return frozenset()
     title = re.compile("|".join(rf"^(?:{re.escape(t)}\s+[-–]\s|{re.escape(t.upper())}\(\d)" for t in tools),

@@ -33,8 +33,8 @@ _FORMS = ("en", "e", "t", "et", "st", "te", "ten", "ung")   # after particle + s
 _PARTICIPLE_FORMS = ("t", "et", "en")                        # after particle + "ge" + stem
 
 
-def _stem(verb: str) -> str | None:
-    word = fold_accents(verb.casefold())
+def _stem(verb: str, fold: bool = True) -> str | None:
+    word = fold_accents(verb.casefold()) if fold else verb.casefold()
     for ending in _ENDINGS:
         if word.endswith(ending) and len(word) - len(ending) >= _MIN_STEM:
             return word[:-len(ending)]
@@ -66,9 +66,7 @@ def infinitives(question: str) -> tuple[str, ...]:
     if found is None:
         return ()
     verb, particle, joined = found
-    lower = verb.casefold()
-    stem = next((lower[:-len(e)] for e in _ENDINGS if lower.endswith(e) and len(lower) - len(e) >= _MIN_STEM), lower)
-    return tuple(dict.fromkeys((f"{particle}{stem}en", f"{joined}en")))
+    return tuple(dict.fromkeys((f"{particle}{_stem(verb, fold=False)}en", f"{joined}en")))
 
 
 def searched(text: str, question: str) -> str:
