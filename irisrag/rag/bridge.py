@@ -64,6 +64,7 @@ from irisrag.ingest.records import parse_records
 from irisrag.rag import dictionary, thesaurus
 from irisrag.rag.dictionary import Dictionary, cache_folder
 from irisrag.rag.lexical import normal_form, tokens
+from irisrag.vectors.searchtext import compounds_of
 
 if TYPE_CHECKING:
     from irisrag.vectors.store import Hit
@@ -279,7 +280,8 @@ def bridge(question: str, unknown: Sequence[str], dense: Sequence[Hit], settings
     words = settings.word_list()
     translated = translate(unknown, set(pool.values()) - question_forms, words)
     whole = wholly_translated(translated, words)
-    synonyms = thesaurus.held(unknown, set(pool.values()) - question_forms, thesaurus.load() if words else None, embed)
+    synonyms = thesaurus.held(unknown, set(pool.values()) - question_forms, thesaurus.load() if words else None, embed,
+                              compounds_of(settings.dictionary, settings.dictionary_cache) if words else None)
     if not settings.dictionary_gate:
         found = _embedded(question_forms, [w for w in unknown if w not in synonyms], pool, dense, settings, embed)
         found.update(synonyms)

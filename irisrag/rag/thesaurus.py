@@ -29,12 +29,14 @@ from pathlib import Path
 
 import numpy as np
 
+from irisrag.rag.compounds import LINKS, Compounds
 from irisrag.rag.dictionary import ENDINGS, MIN_STEM
 from irisrag.rag.lexical import normal_form
 
 PATH = Path("/usr/share/openthesaurus-de/openthesaurus.txt")
 MAX_SET = 10
 SENSE_MIN = 0.5     # the word cosine (USE) a synonym needs: the sense the question means
+HEAD_LETTERS = 3     # the shortest head noun a compound is cut at for its synonyms (compound_synonyms)
 MIN_LETTERS = 5      # shorter synonyms are mostly a compound's generic part ("Reisepass" -> "Pass")
 MARKED = ("ugs.", "fig.", "veraltet", "derb", "vulg.", "scherzh.", "abwertend", "österr.", "schweiz.",
           "regional", "bayr.", "norddeutsch", "süddeutsch", "selten", "historisch", "mundartlich", "Jargon")
@@ -94,19 +96,20 @@ def load(path: Path | None = None) -> Thesaurus | None:
 
 
 def held(unknown: list[str], pool: set[str], thesaurus: Thesaurus | None,
-         vectors: Callable[[Sequence[str]], np.ndarray]) -> dict[str, str]:
+         vectors: Callable[[Sequence[str]], np.ndarray], splitter: Compounds | None = None) -> dict[str, str]:
     """Map each unknown noun to the synonym the pool (the first candidates' words) holds that is most like it.
 
     Only nouns and synonyms of MIN_LETTERS or more count, and only where the word vectors (USE) put the
     two within SENSE_MIN: a set holds each sense of a word ("Wirtschaft" is an inn in one set, the
     economy in another), and the vectors tell which one a question means ("Restaurants" and
-    "Wirtschaft" 0.17, "Ordner" and "Verzeichnis" 0.61).
+    "Wirtschaft" 0.17, "Ordner" and "Verzeichnis" 0.61). A compound the sets lack is tried with a synonym
+    of one of its parts (``compound_synonyms``, with ``splitter``).
     """
     if thesaurus is None:
         return {}
     found = {}
     for word in (w for w in unknown if w[:1].isupper()):
-        options = [s for s in thesaurus.synonyms(word)
+        options = [s for s in [*thesaurus.synonyms(word), *compound_synonyms(word, thesaurus, splitter)]
                    if s[:1].isupper() and len(s) >= MIN_LETTERS and normal_form(s) in pool]
         if options:
             similarity = vectors(options) @ vectors([word])[0]
@@ -114,3 +117,39 @@ def held(unknown: list[str], pool: set[str], thesaurus: Thesaurus | None,
             if similarity[best] >= SENSE_MIN:
                 found[word] = options[best]
     return found
+
+
+def compound_synonyms(word: str, thesaurus: Thesaurus, splitter: Compounds | None) -> list[str]:
+    """The compound with a synonym in place of its first part or of its head noun ("Büchereiausweis" ->
+    "Bibliotheksausweis", "Fahrstuhltür" -> "Aufzugstür"), each linking element tried (``compounds.LINKS``);
+    [] for a word that is not split. Only one-word noun synonyms count, and only compounds the stemmer does not
+    fold onto their first part ("Wiederherstellen" + "test" stems to "wiederherstel", as "Wiederherstellung" does)."""
+    def nouns(part: str) -> list[str]:
+        return [s for s in thesaurus.synonyms(part.capitalize()) if s[:1].isupper() and s.isalpha()]
+
+    parts = _parts(word, splitter, nouns) if splitter is not None else ()
+    if not parts:
+        return []
+    first, head = parts
+    modifier = word[: len(word) - len(head)]
+    options = [*((s + link + head, s) for s in nouns(first) for link in LINKS),
+               *((modifier + s.casefold(), first) for s in nouns(head))]
+    return [option for option, part in options if normal_form(option) != normal_form(part)]
+
+
+def _parts(word: str, splitter: Compounds, synonyms: Callable[[str], list[str]]) -> tuple[str, ...]:
+    """The compound's first part and head noun, folded: the splitter's cut, else the cut whose first part (less a
+    linking element) has synonyms and whose rest is a noun of the word list of HEAD_LETTERS or more ("Bücherei" is
+    no word of the list, "Tür" too short for the splitter: "Büchereiausweis", "Fahrstuhltür")."""
+    parts = splitter.split(word)
+    if parts or not word[:1].isupper():
+        return parts
+    folded = word.casefold()
+    for cut in range(MIN_LETTERS - 1, len(folded) - HEAD_LETTERS + 1):
+        first, head = folded[:cut], folded[cut:]
+        if head in splitter.nouns:
+            stem = next((first[: len(first) - len(link)] for link in LINKS
+                         if first.endswith(link) and synonyms(first[: len(first) - len(link)])), None)
+            if stem:
+                return stem, head
+    return ()

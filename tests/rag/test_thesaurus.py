@@ -71,3 +71,35 @@ def test_the_bridge_maps_a_synonym_before_asking_the_embedder(monkeypatch):
     assert found.searched("Ordner") == "Ordner Verzeichnis"
     monkeypatch.setattr(BridgeSettings, "word_list", lambda self: None)     # no word list: no German, no synonyms
     assert bridge("Wie kopiere ich einen Ordner?", ["Ordner"], dense, settings, vectors).words == {}
+
+
+def _compounds(*lines: str):
+    from irisrag.rag.compounds import Compounds
+    from irisrag.rag.dictionary import Dictionary
+    from irisrag.rag.dictionary import parse as parse_words
+
+    return Compounds(Dictionary(parse_words(list(lines))))
+
+
+def test_a_compound_is_tried_with_a_synonym_of_either_part():
+    words = _compounds("Ausweis {m} :: pass\n", "Bibliothek {f} :: library\n", "Tür {f} :: door\n",
+                       "Aufzug {m} :: lift\n", "Fahrstuhl {m} :: lift\n", "Karte {f} :: card\n")
+    synonyms = Thesaurus(parse(["Bücherei;Bibliothek\n", "Aufzug;Fahrstuhl\n", "Ausweis;Karte\n"]))
+    # "Bücherei" is no word of the list and "Tür" too short for the splitter: the thesaurus cuts them
+    assert "Bibliotheksausweis" in thesaurus.compound_synonyms("Büchereiausweis", synonyms, words)
+    assert "Büchereikarte" in thesaurus.compound_synonyms("Büchereiausweis", synonyms, words)   # the head's synonym
+    assert "Aufzugstür" in thesaurus.compound_synonyms("Fahrstuhltür", synonyms, words)
+    assert thesaurus.compound_synonyms("Zyxwvutsrq", synonyms, words) == []
+    assert thesaurus.compound_synonyms("Büchereiausweis", synonyms, None) == []          # no word list: no cut
+    pool = {normal_form("Bibliotheksausweis"), normal_form("Aufzug")}
+    assert held(["Büchereiausweis"], pool, synonyms, lambda ws: np.ones((len(ws), 2), dtype=np.float32) / 2 ** 0.5,
+                words) == {"Büchereiausweis": "Bibliotheksausweis"}
+    assert held(["Büchereiausweis"], pool, synonyms, vectors) == {}                   # no splitter: not tried
+
+
+def test_a_compound_the_stemmer_folds_onto_its_first_part_is_no_synonym():
+    words = _compounds("Test {m} :: test\n", "Wiederherstellung {f} :: restoration\n")
+    synonyms = Thesaurus(parse(["Wiederherstellung;Wiederherstellen;Sanierung\n"]))
+    found = thesaurus.compound_synonyms("Wiederherstellungstest", synonyms, words)
+    assert "Sanierungstest" in found
+    assert "Wiederherstellentest" not in found   # stems to "wiederherstel", as "Wiederherstellung" itself does
