@@ -87,6 +87,23 @@ def _bridge_by_match():
         retrieve.bridge_terms = saved
 
 
+@contextmanager
+def _sequential():
+    """The searches one after the other, as before 2026-12-08 (``rag/legs.py`` runs the vector leg beside the
+    full-text leg, and the bridge's second vector search beside its second full-text search)."""
+    from irisrag.rag import legs
+
+    saved = legs.beside
+
+    def beside(call, *args, alone=False):
+        return saved(call, *args, alone=True)
+    legs.beside = beside
+    try:
+        yield
+    finally:
+        legs.beside = saved
+
+
 def _both(*patches: Callable[[], Iterator[None]]):
     """Apply several patches together."""
     @contextmanager
@@ -119,6 +136,7 @@ def variants() -> list[Variant]:
         Variant("cap60_norefine", "probes 20..60, no refine", _tuned(20, 60, None)),
         Variant("cap60_refine1", "probes 20..60, refine 1", _tuned(20, 60, 1)),
         Variant("cap30", "probes 20..30, refine 2", _tuned(20, 30, 2)),
+        Variant("sequential", "app, the searches one after the other (before 2026-12-08)", _sequential),
     ]
 
 

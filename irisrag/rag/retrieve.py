@@ -68,6 +68,7 @@ from irisrag.rag import (
     compounds,
     extractive,
     fusion,
+    legs,
     named_records,
     nouns,
     option_names,
@@ -406,15 +407,13 @@ def _ranked(
         with timer.stage("embed"):
             vector = embedder.embed_query(question) if query_vector is None else query_vector
             vector = np.asarray(vector, dtype=np.float32)
-    dense: list[Hit] = []
-    if mode != "fulltext":
-        with timer.stage("search"):
-            dense = store.search(vector, areas, settings.candidates)
-    if mode == "vector":
-        return dense, Bridge()
     search_fulltext = getattr(store, "search_fulltext", None)
     if search_fulltext is None and mode == "fulltext":
         raise TypeError(f"{type(store).__name__} has no full-text search")
+    vector_leg = legs.started(timer.stage, "search", store.search, vector, areas, settings.candidates,
+                              alone=mode == "vector" or search_fulltext is None) if mode != "fulltext" else None
+    if mode == "vector":
+        return vector_leg.result(), Bridge()
     search_text = verbforms.searched(search_text, question)   # "entpacke ich" finds "entpackt" too
     search_text = separable.searched(search_text, question)   # "fährt ... herunter" finds "herunterfahren"
     search_text = option_names.searched(search_text, question, settings.bridge.word_list())   # "sperre": "lock"
@@ -423,15 +422,17 @@ def _ranked(
                                                                      vector=vector)
     if mode == "fulltext":
         return [t.hit for t in lexical], Bridge()
+    dense = vector_leg.result()
     bridged = Bridge()
     if settings.bridge.enabled and search_fulltext is not None:
         with timer.stage("bridge"):
             bridged = bridge_terms(question, question_terms, dense, lexical, settings.bridge, words)
-            if bridged:
+            searched = legs.beside(translated_cosines, bridged, question, embedder, store, areas, settings.candidates,
+                                   alone=not bridged) if bridged.words and settings.bridge.vector_search else None
+            if bridged:   # search_only words change no cosine, but are searched
                 lexical = search_fulltext(bridged.searched(search_text), areas, settings.candidates,
                                           vector=vector)
-            if bridged.words and settings.bridge.vector_search:   # search_only words change no cosine
-                bridged = translated_cosines(bridged, question, embedder, store, areas, settings.candidates)
+            bridged = searched.result() if searched else bridged
             if bridged.crosses:
                 bridged = replace(bridged, agreed=agreed_document(dense, lexical))
     with timer.stage("fuse"):
