@@ -72,9 +72,14 @@ def named_by_tool(question: str, hits: Sequence[Hit]) -> frozenset[int]:
     tools = list(dict.fromkeys(lower_words(question)))   # "mit tee" (nouns.tool_words) among them
     if not tools:
         return frozenset()
-    title = re.compile("|".join(rf"^(?:{re.escape(t)}\s+[-–]\s|{re.escape(t.upper())}\(\d)" for t in tools),
-                       re.MULTILINE)
+    title = manual_title(tools)
     return frozenset(hit.document_id for hit in hits if title.search(hit.text))
+
+
+def manual_title(tools: Sequence[str]) -> re.Pattern[str]:
+    """A manual's title or name line for any of these programs ("CUT(1)", "cut - Teile jeder Zeile ausgeben")."""
+    return re.compile("|".join(rf"^(?:{re.escape(t)}\s+[-–]\s|{re.escape(t.upper())}\(\d)" for t in tools),
+                      re.MULTILINE)
 
 
 def lower_words(question: str) -> list[str]:

@@ -69,6 +69,7 @@ from irisrag.rag import (
     extractive,
     fusion,
     legs,
+    manual_entries,
     named_records,
     nouns,
     option_names,
@@ -275,9 +276,10 @@ def build_context(
                                                                settings.bridge.dictionary_evidence),
                                          cosines=bridged.cosines, translated=bridged.crosses,
                                          agreed=bridged.agreed, unknown_nouns=unknown, named=named)
+            english = option_names.asked_words(question, settings.bridge.word_list(), bool(manuals))
+            candidates = manual_entries.with_asked_entries(candidates, manuals, english, question)
             chunks = numbered(candidates)
             alternates = {**verbforms.alternates(question, settings.bridge.word_list()), **separable.alternates(question)}
-            english = option_names.asked_words(question, settings.bridge.word_list(), bool(manuals))
             kept = Context(question, areas, chunks, (), (), {}, question_terms, bridged, (), alternates, english,
                            heads(question, settings), manuals)
             if not holds_answer(kept, embedder, query_vector, settings) \
