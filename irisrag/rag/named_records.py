@@ -57,13 +57,14 @@ _PERSON = re.compile(r"\b(?:Herrn?|Frau)\s+([A-ZÄÖÜ][\w-]+)")   # "Herr Fedde
 
 
 def named_documents(question_terms: frozenset[str], hits: Sequence[Hit], question: str = "",
-                    words: Dictionary | None = None) -> frozenset[int]:
+                    words: Dictionary | None = None, manuals: frozenset[int] | None = None) -> frozenset[int]:
     """The documents of the candidates that hold a record the question names by a field and its value
     (the question's one-digit numbers count as terms here: "Woche 3" names ``woche: 3``), or the only
-    document holding a name of the question that the word list lacks (``named_by_name``)."""
+    document holding a name of the question that the word list lacks (``named_by_name``), or the manual of a program
+    it names (``manuals``: ``named_by_tool``'s result where the caller has it already)."""
     asked = question_terms | frozenset(_DIGIT.findall(question))
     return (frozenset(hit.document_id for hit in hits if names_record(asked, hit.text))
-            | named_by_name(question, hits, words) | named_by_tool(question, hits))
+            | named_by_name(question, hits, words) | (named_by_tool(question, hits) if manuals is None else manuals))
 
 
 def named_by_tool(question: str, hits: Sequence[Hit]) -> frozenset[int]:

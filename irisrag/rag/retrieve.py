@@ -269,8 +269,8 @@ def build_context(
             matches = compounds.with_parts([match(question_terms, hit.lexical_text) for hit in hits], hits, parts)
             unknown = unknown_nouns(question, hits, bridged, settings, mode or settings.mode, store)
         with timer.stage("select"):
-            named = named_records.named_documents(asked, hits, question, settings.bridge.word_list())
             manuals = named_records.named_by_tool(question, hits)
+            named = named_records.named_documents(asked, hits, question, settings.bridge.word_list(), manuals)
             candidates = gate_candidates(hits, matches, question_terms, settings,
                                          credit=bridged.credit(asked, settings.bridge.evidence,
                                                                settings.bridge.dictionary_evidence),
